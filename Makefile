@@ -1,0 +1,266 @@
+# hlolint - one non-recursive GNU Makefile; every output goes under build/.
+# `make` builds build/hlolint; `make check` runs the whole suite with -Werror.
+# V=1 shows full commands.  Other entry points: deps, check-san, fuzz, bench,
+# demo, clean (see README.md).
+
+CC      ?= cc
+BUILD   := build
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wwrite-strings -Wundef -Wold-style-definition
+OPT     ?= -O2 -g
+CFLAGS  ?=
+CPPFLAGS += -Isrc -I$(BUILD)/grammar -Ipasses
+LDLIBS  += -lz -lm
+WERROR  ?=
+SAN     ?=
+ifeq ($(SAN),1)
+  OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  BUILD := build/san
+endif
+# FUZZ=1 is internal to `make fuzz`: clang objects with coverage hooks.
+FUZZ_CC ?= clang
+ifeq ($(FUZZ),1)
+  CC := $(FUZZ_CC)
+  OPT := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+         -fno-sanitize-recover=all
+  BUILD := build/fuzz
+endif
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(WERROR) $(CFLAGS) -MMD -MP
+
+ifeq ($(V),1)
+  Q :=
+else
+  Q := @
+endif
+
+-include local.mk
+
+SRC      := $(wildcard src/*.c) $(wildcard passes/*.c)
+OBJ      := $(patsubst %.c,$(BUILD)/%.o,$(SRC))
+GEN_OBJ  := $(BUILD)/grammar/hlo.tab.o $(BUILD)/grammar/hlo.lex.o
+DEPS     := $(OBJ:.o=.d) $(GEN_OBJ:.o=.d)
+
+# Everything but the driver (the file defining main) goes into a static
+# library that the unit tests, fuzz targets and replay driver link against.
+MAIN_SRC := $(shell grep -l '^int main' $(SRC) /dev/null 2>/dev/null)
+LIB_OBJ  := $(filter-out $(patsubst %.c,$(BUILD)/%.o,$(MAIN_SRC)),$(OBJ)) $(GEN_OBJ)
+
+# Build dependencies are verified once (stamp) before anything compiles.
+DEPS_STAMP := build/.deps-ok
+# Objects are rebuilt when the compiler or flags change (e.g. WERROR, SAN).
+FLAGS_FILE := $(BUILD)/.flags
+FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
+# The grammar header exists only once grammar/hlo.y does; until then the
+# core units (and their unit tests) still build.
+TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
+
+.SECONDARY:
+.PHONY: all clean deps check check-san unit fuzz fuzz-build bench demo FORCE
+all: $(DEPS_STAMP) $(BUILD)/hlolint
+
+$(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c $(FLAGS_FILE) | $(TAB_H) $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# Test-side sources never need the grammar header.
+$(BUILD)/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(FLAGS_FILE): FORCE
+	@mkdir -p $(dir $@)
+	@if [ x'$(FLAGS_NOW)' != x"$$(cat $@ 2>/dev/null)" ]; then echo '$(FLAGS_NOW)' > $@; fi
+
+# Grammar: bison must report no conflicts (%expect 0 in the file, -Werror here).
+$(BUILD)/grammar/hlo.tab.c $(BUILD)/grammar/hlo.tab.h: grammar/hlo.y | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/grammar
+	@echo "  BISON   $<"
+	$(Q)bison -Wall -Werror --header=$(BUILD)/grammar/hlo.tab.h -o $(BUILD)/grammar/hlo.tab.c $<
+
+# Scanner: the build fails when flex reports any backing-up state.
+$(BUILD)/grammar/hlo.lex.c: grammar/hlo.l | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/grammar
+	@echo "  FLEX    $<"
+	$(Q)flex -CF -b -o $@ $< && mv lex.backup $(BUILD)/grammar/lex.backup
+	$(Q)if ! grep -q '^No backing up\.' $(BUILD)/grammar/lex.backup; then \
+		echo "grammar/hlo.l: error: scanner has backing-up states (see $(BUILD)/grammar/lex.backup)"; \
+		rm -f $@; exit 1; fi
+
+# Generated code: same warnings minus the ones flex/bison output trips over.
+GEN_WARN := -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
+$(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(BUILD)/grammar/hlo.tab.h $(FLAGS_FILE)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) -Igrammar $(ALL_CFLAGS) $(GEN_WARN) -c -o $@ $<
+
+$(BUILD)/libhlolint.a: $(LIB_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# ---- Build dependencies ----------------------------------------------------
+# Each missing item is named by its Debian package.  As root (or with
+# password-less sudo) they are installed; otherwise one line says what to do.
+define deps_missing
+m=""; \
+command -v $(firstword $(CC)) >/dev/null 2>&1 || m="$$m gcc"; \
+command -v flex >/dev/null 2>&1 || m="$$m flex"; \
+command -v bison >/dev/null 2>&1 || m="$$m bison"; \
+[ -f /usr/include/uthash.h ] || m="$$m uthash-dev"; \
+[ -f /usr/include/zlib.h ] || printf '\043include <zlib.h>\n' | \
+	$(CC) -E -x c - >/dev/null 2>&1 || m="$$m zlib1g-dev"
+endef
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): Makefile
+	@mkdir -p $(dir $@)
+	$(Q)$(deps_missing); \
+	if [ -n "$$m" ]; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; \
+		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+		else sudo=no; fi; \
+		if [ "$$sudo" != no ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "  DEPS    apt-get install$$m"; \
+			log=build/deps-install.log; \
+			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$m >$$log 2>&1 || \
+			{ $$sudo apt-get update -q >>$$log 2>&1; \
+			  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$m >>$$log 2>&1; } || \
+			echo "  DEPS    apt-get failed (see $$log)"; \
+			$(deps_missing); \
+		fi; \
+		if [ -n "$$m" ]; then \
+			echo "hlolint: missing build dependencies:$$m (install with: sudo apt-get install$$m)"; \
+			exit 1; \
+		fi; \
+	fi
+	@touch $@
+
+# ---- Tests -----------------------------------------------------------------
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
+# The unit tests cover the core units only, so they build before the parser.
+UNIT_LIB := $(addprefix $(BUILD)/src/,arena.o intern.o source.o diag.o)
+UNIT_BIN := $(BUILD)/unit/run_unit
+
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(DEPS_STAMP) $(UNIT_BIN)
+	$(Q)$(UNIT_BIN)
+
+# Replay: every file in tests/fuzz/crashers/ (and the examples) through the
+# fuzz targets' entry points, built with the normal compiler.
+HAVE_PRINT  := $(wildcard src/print.h)
+REPLAY_BINS := $(BUILD)/replay_parse $(if $(HAVE_PRINT),$(BUILD)/replay_roundtrip)
+# Parse replays the examples too; roundtrip only the saved crashers.
+REPLAY_IN_parse     := tests/fuzz/crashers corpora/examples
+REPLAY_IN_roundtrip := tests/fuzz/crashers
+
+$(BUILD)/replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libhlolint.a
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
+
+check: $(DEPS_STAMP)
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) WERROR=-Werror \
+		$(BUILD)/hlolint $(UNIT_BIN) $(REPLAY_BINS)
+	$(Q)$(UNIT_BIN)
+	$(Q)$(BUILD)/replay_parse $(REPLAY_IN_parse)
+	$(Q)$(if $(HAVE_PRINT),$(BUILD)/replay_roundtrip $(REPLAY_IN_roundtrip))
+	$(Q)HLOLINT=$(BUILD)/hlolint sh tests/run.sh
+
+check-san: $(DEPS_STAMP)
+	$(Q)$(MAKE) --no-print-directory SAN=1 check
+
+# ---- Fuzzing (clang + libFuzzer) -------------------------------------------
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := parse $(if $(HAVE_PRINT),roundtrip)
+FUZZ_SEEDS   := build/fuzz-seeds
+
+build/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libhlolint.a
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-build: $(addprefix build/fuzz_,$(FUZZ_TARGETS))
+
+fuzz: $(DEPS_STAMP)
+	$(Q)command -v $(FUZZ_CC) >/dev/null 2>&1 || \
+		{ echo "hlolint: make fuzz needs $(FUZZ_CC) (install with: sudo apt-get install clang)"; exit 1; }
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-build
+	@rm -rf $(FUZZ_SEEDS) && mkdir -p $(FUZZ_SEEDS) build/fuzz-crashes
+	$(Q)for d in corpora ../shared/corpora tests; do \
+		[ -d $$d ] || continue; \
+		find $$d -type f \( -name '*.hlo' -o -name '*.txt' \) -size -256k | while read -r f; do \
+			cp "$$f" "$(FUZZ_SEEDS)/$$(echo "$$f" | tr '/' '_')"; done; \
+	done; echo "  SEEDS   $$(ls $(FUZZ_SEEDS) | wc -l) files in $(FUZZ_SEEDS)"
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz-corpus/$$t; \
+		echo "  FUZZ    $$t for $(FUZZ_SECONDS) s"; \
+		build/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+			-rss_limit_mb=4096 -print_final_stats=1 \
+			-artifact_prefix=build/fuzz-crashes/$$t- \
+			build/fuzz-corpus/$$t $(FUZZ_SEEDS) 2>build/fuzz-$$t.log || \
+		{ tail -n 40 build/fuzz-$$t.log; \
+		  echo "fuzz_$$t: crash saved in build/fuzz-crashes/ (copy it to tests/fuzz/crashers/)"; \
+		  exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' build/fuzz-$$t.log | \
+			sed "s/^/  $$t /"; \
+	done
+
+# ---- Benchmark ---------------------------------------------------------------
+# BENCH_CMDS: hlolint subcommands timed on the generated module; later
+# stages append to it (BENCH_CMDS += mem).
+BENCH_CMDS ?= parse
+BENCH_MB   ?= 100
+BENCH_SEED ?= 1
+BENCH_FILE := build/bench/bench.hlo
+BENCH_TOOL_CFLAGS := $(CSTD) -O2 -g $(WARN) $(WERROR)
+
+build/bench/genhlo: corpora/gen/genhlo.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(BENCH_TOOL_CFLAGS) -o $@ $<
+
+build/bench/measure: corpora/gen/measure.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(BENCH_TOOL_CFLAGS) -o $@ $<
+
+build/bench/params: FORCE
+	@mkdir -p $(dir $@)
+	@if [ x'$(BENCH_SEED) $(BENCH_MB)' != x"$$(cat $@ 2>/dev/null)" ]; then \
+		echo '$(BENCH_SEED) $(BENCH_MB)' > $@; fi
+
+$(BENCH_FILE): build/bench/genhlo build/bench/params
+	@echo "  GEN     $@ ($(BENCH_MB) MB, seed $(BENCH_SEED))"
+	$(Q)build/bench/genhlo -s $(BENCH_SEED) -m $(BENCH_MB) -o $@
+
+bench: all build/bench/measure $(BENCH_FILE)
+	$(Q)build/bench/measure "wc -l" $(BENCH_FILE) wc -l $(BENCH_FILE)
+	$(Q)st=0; for c in $(BENCH_CMDS); do \
+		build/bench/measure $$c $(BENCH_FILE) $(BUILD)/hlolint $$c $(BENCH_FILE) || st=1; \
+	done; exit $$st
+
+# ---- Demo --------------------------------------------------------------------
+# One line per step; later stages add lines (e.g. mem, check).
+DEMO_FILE := corpora/examples/train_step.hlo
+demo_run = @echo '$$ build/hlolint $(1)' && $(BUILD)/hlolint $(1) && echo
+
+demo: all
+	$(call demo_run,parse $(DEMO_FILE))
+	$(call demo_run,fmt $(DEMO_FILE))
+
+clean:
+	rm -rf build
+
+-include $(DEPS)
+-include $(UNIT_OBJ:.o=.d) $(BUILD)/tests/fuzz/replay.d $(BUILD)/tests/fuzz/fuzz_parse.d \
+	$(BUILD)/tests/fuzz/fuzz_roundtrip.d

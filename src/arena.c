@@ -1,0 +1,149 @@
+/* arena.c - bump allocator and the xmalloc family.
+ * Blocks grow geometrically up to 8 MiB; a request larger than a block gets
+ * its own block.  HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
+ * tests can prove that out of memory ends in one clean message. */
+#include "arena.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_block {
+	struct arena_block *prev;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+#ifdef HLO_FAULT_INJECTION
+static long fail_at = -1, alloc_count;
+static int check_fail(void)
+{
+	if (fail_at < 0) {
+		const char *s = getenv("HLO_FAIL_ALLOC_AT");
+		fail_at = s ? atol(s) : 0;
+	}
+	return fail_at > 0 && ++alloc_count == fail_at;
+}
+#else
+static int check_fail(void) { return 0; }
+#endif
+
+_Noreturn void fatal_out_of_memory(void)
+{
+	fputs("hlolint: error: out of memory\n", stderr);
+	exit(3);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = check_fail() ? NULL : malloc(n ? n : 1);
+	if (!p)
+		fatal_out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = check_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		fatal_out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = check_fail() ? NULL : realloc(p, n ? n : 1);
+	if (!q)
+		fatal_out_of_memory();
+	return q;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		fatal_out_of_memory();
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->total = 0;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_block *b = a->head, *prev;
+	for (; b; b = prev) {
+		prev = b->prev;
+		free(b);
+	}
+	a->head = NULL;
+	a->total = 0;
+}
+
+static struct arena_block *arena_grow(struct arena *a, size_t need)
+{
+	size_t size = a->head ? a->head->size * 2 : 64 * 1024;
+	if (size > 8u << 20)
+		size = 8u << 20;
+	if (size < need)
+		size = need;
+	struct arena_block *b = xmalloc(sizeof *b + size);
+	b->prev = a->head;
+	b->size = size;
+	b->used = 0;
+	a->head = b;
+	a->total += size;
+	return b;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	size = (size + 7) & ~(size_t)7;
+	struct arena_block *b = a->head;
+	if (!b || b->size - b->used < size)
+		b = arena_grow(a, size);
+	void *p = b->data + b->used;
+	b->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+void *arena_array(struct arena *a, size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX / 2) / size)
+		fatal_out_of_memory();
+	return arena_alloc(a, n * size);
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+struct arena_mark arena_mark(struct arena *a)
+{
+	struct arena_mark m = { a->head, a->head ? a->head->used : 0 };
+	return m;
+}
+
+void arena_release(struct arena *a, struct arena_mark m)
+{
+	while (a->head && a->head != m.block) {
+		struct arena_block *prev = a->head->prev;
+		a->total -= a->head->size;
+		free(a->head);
+		a->head = prev;
+	}
+	if (a->head)
+		a->head->used = m.used;
+}

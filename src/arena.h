@@ -1,0 +1,38 @@
+/* arena.h - bump allocator that owns every IR object of a parse.
+ * Objects are never freed one by one; the arena is dropped as a whole.
+ * Marks let a caller release everything allocated after a point (scratch
+ * decoding of attribute values).  Out of memory goes through xmalloc. */
+#ifndef HLO_ARENA_H
+#define HLO_ARENA_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena_block;
+struct arena {
+	struct arena_block *head;  /* current block, linked to older ones */
+	size_t total;              /* bytes obtained from malloc, for stats */
+};
+struct arena_mark {
+	struct arena_block *block;
+	size_t used;
+};
+
+void arena_init(struct arena *a);
+void arena_free(struct arena *a);
+/* Returns size bytes aligned to 8, zeroed. Never returns NULL. */
+void *arena_alloc(struct arena *a, size_t size);
+/* n * size with overflow check, zeroed. */
+void *arena_array(struct arena *a, size_t n, size_t size);
+/* Copies n bytes (plus a NUL) into the arena. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+struct arena_mark arena_mark(struct arena *a);
+void arena_release(struct arena *a, struct arena_mark m);
+
+/* xmalloc family: one out-of-memory path for the whole program. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+_Noreturn void fatal_out_of_memory(void);
+#endif

@@ -1,0 +1,1016 @@
+/* build.c - IR builders called by the grammar actions, one per action.
+ * Lists under construction sit in scratch vectors with stack discipline and
+ * are copied into the arena when their owner is complete.  Shapes and
+ * layouts are hash-consed per file.  Names are not looked up here: operands
+ * keep their interned name until resolve.c binds them. */
+#include "build.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "scan.h"
+
+/* ---- scratch vectors ---- */
+
+static void *build_vec_push(struct build_vec *v, size_t size)
+{
+	if (v->len == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 64;
+		v->data = xreallocarray(v->data, v->cap, size);
+	}
+	return (char *)v->data + (size_t)v->len++ * size;
+}
+
+#define VEC_AT(v, type, i) (((type *)(v).data)[i])
+
+/* Copies elements [mark, len) into the arena and pops them. */
+static void *build_vec_take(struct build_ctx *ctx, struct build_vec *v, uint32_t mark, size_t size,
+			    uint32_t *n)
+{
+	*n = v->len - mark;
+	void *out = NULL;
+	if (*n) {
+		out = arena_array(&ctx->file->arena, *n, size);
+		memcpy(out, (char *)v->data + (size_t)mark * size, (size_t)*n * size);
+	}
+	v->len = mark;
+	return out;
+}
+
+void build_ctx_init(struct build_ctx *ctx, struct hlo_file *f, struct diag_sink *d,
+		    enum build_mode mode, struct arena *a)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->file = f;
+	ctx->src = f->src;
+	ctx->diag = d;
+	ctx->mode = mode;
+	ctx->arena = a ? a : &f->arena;
+	ctx->last_module = &f->modules;
+	while (*ctx->last_module)
+		ctx->last_module = &(*ctx->last_module)->next;
+}
+
+void build_ctx_fini(struct build_ctx *ctx)
+{
+	struct build_vec *vecs[] = { &ctx->comps, &ctx->comp_stack, &ctx->instrs, &ctx->operands,
+				     &ctx->attrs, &ctx->ints, &ctx->kinds, &ctx->shapes, &ctx->sig,
+				     &ctx->layouts, &ctx->tiles, &ctx->splits, &ctx->stack_rows[0],
+				     &ctx->stack_rows[1], &ctx->stack_rows[2], &ctx->stack_rows[3] };
+	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) {
+		free(vecs[i]->data);
+		vecs[i]->data = NULL;
+		vecs[i]->len = vecs[i]->cap = 0;
+	}
+}
+
+void build_error(struct build_ctx *ctx, struct span sp, const char *fmt, ...)
+{
+	va_list ap;
+	ctx->errors++;
+	ctx->module_errors++;
+	if (!ctx->diag)
+		return;
+	va_start(ap, fmt);
+	diag_vreport(ctx->diag, ctx->src, sp, DIAG_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+bool build_should_stop(struct build_ctx *ctx)
+{
+	return ctx->diag && diag_full(ctx->diag);
+}
+
+struct interned *build_intern(struct build_ctx *ctx, const char *s, size_t n)
+{
+	return intern(ctx->file->names, s, n);
+}
+
+static bool build_ir(const struct build_ctx *ctx)
+{
+	return ctx->mode == BUILD_MODULE;
+}
+
+/* ---- modules ---- */
+
+void build_empty_input(struct build_ctx *ctx, struct span sp)
+{
+	if (build_ir(ctx))
+		build_error(ctx, sp, "empty input: expected 'HloModule' or a computation");
+}
+
+static struct hlo_module *build_current_module(struct build_ctx *ctx, struct span sp)
+{
+	if (!ctx->module) {
+		struct hlo_module *m = arena_alloc(&ctx->file->arena, sizeof *m);
+		m->kind = IR_MODULE;
+		m->file = ctx->file;
+		m->num_partitions = 1;
+		m->replica_count = 1;
+		m->span = sp;
+		m->header = span_none();
+		ctx->module = m;
+		ctx->module_errors = 0;
+	}
+	return ctx->module;
+}
+
+void build_module_header(struct build_ctx *ctx, struct interned *name, struct span name_sp,
+			 uint32_t attr_mark, struct span sp)
+{
+	(void)name_sp;
+	if (!build_ir(ctx))
+		return;
+	ctx->module = NULL;
+	struct hlo_module *m = build_current_module(ctx, sp);
+	m->name = name;
+	m->has_header = true;
+	m->header = sp;
+	m->attrs = build_vec_take(ctx, &ctx->attrs, attr_mark, sizeof *m->attrs, &m->nattrs);
+}
+
+void build_stack_name(struct build_ctx *ctx, int table, int64_t index, struct span str)
+{
+	(void)index;
+	if (build_ir(ctx))
+		*(struct span *)build_vec_push(&ctx->stack_rows[table], sizeof str) = str;
+}
+
+void build_stack_entry(struct build_ctx *ctx, int table, int64_t index, struct span group)
+{
+	(void)index;
+	if (build_ir(ctx))
+		*(struct span *)build_vec_push(&ctx->stack_rows[table], sizeof group) = group;
+}
+
+/* Decodes the FileLocations / StackFrames rows ({key=value ...} groups). */
+static void build_stack_tables(struct build_ctx *ctx, struct hlo_module *m)
+{
+	struct hlo_stack_tables *t = &m->stack;
+	t->file_names = build_vec_take(ctx, &ctx->stack_rows[0], 0, sizeof(struct span), &t->nfile_names);
+	t->function_names = build_vec_take(ctx, &ctx->stack_rows[1], 0, sizeof(struct span),
+					   &t->nfunction_names);
+	uint32_t nloc, nfr;
+	struct span *locs = build_vec_take(ctx, &ctx->stack_rows[2], 0, sizeof(struct span), &nloc);
+	struct span *frs = build_vec_take(ctx, &ctx->stack_rows[3], 0, sizeof(struct span), &nfr);
+	if (!nloc && !nfr)
+		return;
+	t->file_locations = arena_array(&ctx->file->arena, nloc, sizeof *t->file_locations);
+	t->frames = arena_array(&ctx->file->arena, nfr, sizeof *t->frames);
+	t->nfile_locations = nloc;
+	t->nframes = nfr;
+	struct arena scratch;
+	arena_init(&scratch);
+	for (uint32_t i = 0; i < nloc + nfr; i++) {
+		struct span sp = i < nloc ? locs[i] : frs[i - nloc];
+		struct hlo_value *g = value_parse(ctx->file, sp, &scratch, ctx->diag);
+		if (!g) {
+			ctx->module_errors++;
+			continue;
+		}
+		for (struct hlo_value *it = g->child; it; it = it->next) {
+			if (it->kind != V_PAIR || !it->child || it->child->kind != V_INT) {
+				build_error(ctx, it->span, "expected key=integer in stack frame table");
+				continue;
+			}
+			const char *k = it->key->str;
+			int64_t v = it->child->u.i;
+			if (i < nloc) {
+				struct hlo_file_location *l = &t->file_locations[i];
+				if (!strcmp(k, "file_name_id")) l->file_name_id = v;
+				else if (!strcmp(k, "function_name_id")) l->function_name_id = v;
+				else if (!strcmp(k, "line")) l->line = v;
+				else if (!strcmp(k, "end_line")) l->end_line = v;
+				else if (!strcmp(k, "column")) l->column = v;
+				else if (!strcmp(k, "end_column")) l->end_column = v;
+				else build_error(ctx, it->span, "unknown file location field '%s'", k);
+			} else {
+				struct hlo_stack_frame *f = &t->frames[i - nloc];
+				if (!strcmp(k, "file_location_id")) f->file_location_id = v;
+				else if (!strcmp(k, "parent_frame_id")) f->parent_frame_id = v;
+				else build_error(ctx, it->span, "unknown stack frame field '%s'", k);
+			}
+		}
+	}
+	arena_free(&scratch);
+}
+
+void build_module_end(struct build_ctx *ctx, struct span sp)
+{
+	if (!build_ir(ctx))
+		return;
+	struct hlo_module *m = build_current_module(ctx, sp);
+	if (!m->has_header)
+		m->span = sp;
+	else
+		m->span.end = sp.end;
+	build_stack_tables(ctx, m);
+	m->comps = build_vec_take(ctx, &ctx->comps, 0, sizeof *m->comps, &m->ncomps);
+	for (uint32_t i = 0; i < m->ncomps; i++) {
+		m->comps[i]->module = m;
+		m->comps[i]->index = i;
+		m->ninstrs_total += m->comps[i]->ninstrs;
+	}
+	m->valid = ctx->module_errors == 0;
+	*ctx->last_module = m;
+	ctx->last_module = &m->next;
+	ctx->file->nmodules++;
+	ctx->module = NULL;
+	ctx->module_errors = 0;
+}
+
+/* ---- computations ---- */
+
+struct build_open_comp {
+	struct hlo_comp *comp;
+	uint32_t instr_mark;
+};
+
+uint32_t build_sig_mark(struct build_ctx *ctx)
+{
+	return ctx->sig.len;
+}
+
+struct build_sig_param {
+	struct interned *name;
+	struct span span;
+	struct hlo_shape *shape;
+};
+
+void build_sig_param(struct build_ctx *ctx, struct interned *name, struct span sp,
+		     struct hlo_shape *shape)
+{
+	struct build_sig_param *p = build_vec_push(&ctx->sig, sizeof *p);
+	p->name = name;
+	p->span = sp;
+	p->shape = shape;
+}
+
+static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
+{
+	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
+	c->kind = IR_COMP;
+	c->exec_thread = span_none();
+	return c;
+}
+
+struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct interned *name,
+				 struct span name_sp, uint32_t sig_mark, struct hlo_shape *result,
+				 bool has_sig)
+{
+	if (!build_ir(ctx))
+		return NULL;
+	build_current_module(ctx, name_sp);
+	struct hlo_comp *c = build_new_comp(ctx);
+	c->name = name;
+	c->name_span = name_sp;
+	c->span.start = name_sp.start;
+	c->is_entry = entry;
+	c->has_signature = has_sig;
+	c->sig_result = result;
+	if (has_sig) {
+		uint32_t n = ctx->sig.len - sig_mark;
+		c->nsig_params = n;
+		c->sig_params = arena_array(&ctx->file->arena, n, sizeof *c->sig_params);
+		c->sig_param_spans = arena_array(&ctx->file->arena, n, sizeof *c->sig_param_spans);
+		c->sig_param_names = arena_array(&ctx->file->arena, n, sizeof *c->sig_param_names);
+		for (uint32_t i = 0; i < n; i++) {
+			struct build_sig_param *p = &VEC_AT(ctx->sig, struct build_sig_param, sig_mark + i);
+			c->sig_params[i] = p->shape;
+			c->sig_param_spans[i] = p->span;
+			c->sig_param_names[i] = p->name;
+		}
+		ctx->sig.len = sig_mark;
+	}
+	ctx->pending = c;
+	return c;
+}
+
+struct hlo_comp *build_body_begin(struct build_ctx *ctx)
+{
+	if (!build_ir(ctx))
+		return NULL;
+	struct hlo_comp *c = ctx->pending;
+	ctx->pending = NULL;
+	if (!c) {
+		/* An inline body (to_apply={...}): anonymous, named after the
+		 * convention XLA's parser uses for it. */
+		c = build_new_comp(ctx);
+		c->name = build_intern(ctx, "_", 1);
+		c->inline_body = true;
+	}
+	struct build_open_comp *o = build_vec_push(&ctx->comp_stack, sizeof *o);
+	o->comp = c;
+	o->instr_mark = ctx->instrs.len;
+	return c;
+}
+
+struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struct span sp)
+{
+	if (!build_ir(ctx) || !c)
+		return NULL;
+	struct build_open_comp o = VEC_AT(ctx->comp_stack, struct build_open_comp, ctx->comp_stack.len - 1);
+	ctx->comp_stack.len--;
+	c->instrs = build_vec_take(ctx, &ctx->instrs, o.instr_mark, sizeof *c->instrs, &c->ninstrs);
+	for (uint32_t i = 0; i < c->ninstrs; i++) {
+		c->instrs[i]->index = i;
+		if (c->instrs[i]->is_root && !c->root)
+			c->root = c->instrs[i];
+	}
+	if (!c->root && c->ninstrs)
+		c->root = c->instrs[c->ninstrs - 1];
+	if (c->inline_body) {
+		c->span = sp;
+		c->name_span = span_make(sp.start, sp.start + 1);
+	}
+	*(struct hlo_comp **)build_vec_push(&ctx->comps, sizeof c) = c;
+	return c;
+}
+
+void build_comp_end(struct build_ctx *ctx, struct hlo_comp *head, struct hlo_comp *body,
+		    struct span exec_thread, struct span sp)
+{
+	(void)head;
+	if (!build_ir(ctx) || !body)
+		return;
+	body->span = sp;
+	body->exec_thread = exec_thread;
+}
+
+static struct hlo_comp *build_open_comp(struct build_ctx *ctx)
+{
+	if (!ctx->comp_stack.len)
+		return NULL;
+	return VEC_AT(ctx->comp_stack, struct build_open_comp, ctx->comp_stack.len - 1).comp;
+}
+
+/* ---- instructions ---- */
+
+static bool build_is_async_excluded(enum opcode op)
+{
+	return op == OP_ALL_GATHER || op == OP_ALL_REDUCE || op == OP_COLLECTIVE_PERMUTE ||
+	       op == OP_COPY || op == OP_RECV || op == OP_SEND;
+}
+
+/* Maps an opcode word to an opcode, handling the "<op>-start/-update/-done"
+ * async sugar (HLO_TEXT_SYNTAX §4.2).  Returns false when unknown. */
+static bool build_opcode(struct build_ctx *ctx, struct interned *word, enum opcode *op,
+			 enum opcode *wrapped)
+{
+	*wrapped = OP_COUNT;
+	if (word->opcode) {
+		*op = (enum opcode)(word->opcode - 1);
+		return true;
+	}
+	static const struct { const char *suffix; enum opcode op; } sugar[] = {
+		{ "-start", OP_ASYNC_START }, { "-update", OP_ASYNC_UPDATE }, { "-done", OP_ASYNC_DONE },
+	};
+	for (size_t k = 0; k < 3; k++) {
+		size_t sl = strlen(sugar[k].suffix);
+		if (word->len <= sl || memcmp(word->str + word->len - sl, sugar[k].suffix, sl))
+			continue;
+		struct interned *base = intern_find(ctx->file->names, word->str, word->len - sl);
+		if (!base || !base->opcode)
+			return false;
+		enum opcode b = (enum opcode)(base->opcode - 1);
+		if (build_is_async_excluded(b))
+			return false;
+		*op = sugar[k].op;
+		*wrapped = b;
+		return true;
+	}
+	return false;
+}
+
+static struct hlo_instr *build_new_instr(struct build_ctx *ctx, struct interned *opcode,
+					 struct span op_sp, struct span sp)
+{
+	struct hlo_instr *i = arena_alloc(&ctx->file->arena, sizeof *i);
+	i->kind = IR_INSTR;
+	i->span = sp;
+	i->opcode_span = op_sp;
+	i->literal = span_none();
+	i->parameter_number = -1;
+	i->tuple_index = -1;
+	i->comp = build_open_comp(ctx);
+	if (!build_opcode(ctx, opcode, &i->op, &i->async_wrapped)) {
+		build_error(ctx, op_sp, "unknown opcode '%s'", opcode->str);
+		i->op = OP_COUNT;
+	}
+	return i;
+}
+
+uint32_t build_operand_mark(struct build_ctx *ctx)
+{
+	return ctx->operands.len;
+}
+
+struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struct span op_sp,
+			   uint32_t operand_mark, struct span sp)
+{
+	if (!build_ir(ctx))
+		return NULL;
+	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
+	i->operands = build_vec_take(ctx, &ctx->operands, operand_mark, sizeof *i->operands,
+				     &i->noperands);
+	/* parameter(N): the operand list holds the parameter number. */
+	uint32_t kept = 0;
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		struct hlo_operand *o = &i->operands[k];
+		if (o->resolved || o->u.name) {
+			i->operands[kept++] = *o;
+			continue;
+		}
+		const char *t = ctx->src->buf + o->span.start;
+		if (i->op == OP_PARAMETER && i->noperands == 1) {
+			int64_t v = strtoll(t, NULL, 10);
+			if (v < 0)
+				build_error(ctx, o->span, "parameter number must be >= 0");
+			i->parameter_number = v;
+		} else {
+			build_error(ctx, o->span, "expected an operand name, got '%.*s'",
+				    (int)span_len(o->span), t);
+		}
+	}
+	i->noperands = kept;
+	if (i->op == OP_PARAMETER && i->parameter_number < 0 && !ctx->module_errors)
+		build_error(ctx, sp, "parameter needs its number: parameter(N)");
+	return i;
+}
+
+struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcode,
+				   struct span op_sp, struct span lit, struct span sp)
+{
+	if (!build_ir(ctx))
+		return NULL;
+	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
+	i->literal = lit;
+	return i;
+}
+
+struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
+				  struct hlo_shape *shape, struct span sp)
+{
+	if (!build_ir(ctx) || !rhs)
+		return rhs;
+	rhs->shape = shape;
+	rhs->shape_written = true;
+	rhs->span = sp;
+	return rhs;
+}
+
+void build_instr(struct build_ctx *ctx, bool root, struct interned *name, struct span name_sp,
+		 struct hlo_instr *rhs, uint32_t attr_mark, struct span sp)
+{
+	if (!build_ir(ctx) || !rhs) {
+		ctx->attrs.len = attr_mark;
+		return;
+	}
+	rhs->name = name;
+	rhs->name_span = name_sp;
+	rhs->span = sp;
+	rhs->is_root = root;
+	rhs->attrs = build_vec_take(ctx, &ctx->attrs, attr_mark, sizeof *rhs->attrs, &rhs->nattrs);
+	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
+}
+
+void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct interned *name,
+		   struct span sp, uint32_t gte_mark)
+{
+	if (!build_ir(ctx)) {
+		ctx->ints.len = ctx->kinds.len = gte_mark;
+		return;
+	}
+	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
+	memset(o, 0, sizeof *o);
+	o->u.name = name;
+	o->declared = declared;
+	o->span = sp;
+	o->gte = build_vec_take(ctx, &ctx->ints, gte_mark, sizeof *o->gte, &o->ngte);
+	ctx->kinds.len = gte_mark;
+}
+
+void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct span sp)
+{
+	if (!build_ir(ctx) || !rhs)
+		return;
+	/* XLA names a nested instruction "<opcode>.anon"; resolve.c makes the
+	 * name unique within the computation. */
+	char buf[96];
+	int n = snprintf(buf, sizeof buf, "%.*s.anon", (int)span_len(rhs->opcode_span),
+			 ctx->src->buf + rhs->opcode_span.start);
+	rhs->name = build_intern(ctx, buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+	rhs->name_span = rhs->opcode_span;
+	rhs->anonymous = true;
+	rhs->span = sp;
+	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
+	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
+	memset(o, 0, sizeof *o);
+	o->u.instr = rhs;
+	o->resolved = true;
+	o->span = sp;
+}
+
+void build_operand_int(struct build_ctx *ctx, int64_t value, struct span sp)
+{
+	(void)value;
+	if (!build_ir(ctx))
+		return;
+	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
+	memset(o, 0, sizeof *o);
+	o->span = sp;
+}
+
+uint32_t build_attr_mark(struct build_ctx *ctx)
+{
+	return ctx->attrs.len;
+}
+
+void build_attr(struct build_ctx *ctx, struct interned *name, struct span name_sp,
+		struct span value_sp)
+{
+	if (!build_ir(ctx))
+		return;
+	struct hlo_attr *a = build_vec_push(&ctx->attrs, sizeof *a);
+	a->name = name;
+	a->key = name->attr ? (enum attr_key)(name->attr - 1) : ATTR_UNKNOWN;
+	a->name_span = name_sp;
+	a->value = value_sp;
+}
+
+void build_attr_continue(struct build_ctx *ctx, struct span sp)
+{
+	if (!build_ir(ctx) || !ctx->attrs.len)
+		return;
+	VEC_AT(ctx->attrs, struct hlo_attr, ctx->attrs.len - 1).value.end = sp.end;
+}
+
+/* ---- shapes (hash-consed) ---- */
+
+uint32_t build_int_mark(struct build_ctx *ctx)
+{
+	return ctx->ints.len;
+}
+
+void build_int(struct build_ctx *ctx, int64_t v, uint8_t kind)
+{
+	*(int64_t *)build_vec_push(&ctx->ints, sizeof v) = v;
+	*(uint8_t *)build_vec_push(&ctx->kinds, 1) = kind;
+}
+
+/* Key buffer for hash-consing: a tag byte, then the raw fields. */
+struct build_key {
+	unsigned char buf[512];
+	size_t len;
+	bool overflow;
+};
+
+static void build_key_put(struct build_key *k, const void *p, size_t n)
+{
+	if (k->len + n > sizeof k->buf) {
+		k->overflow = true;
+		return;
+	}
+	memcpy(k->buf + k->len, p, n);
+	k->len += n;
+}
+
+/* Returns the canonical copy of s: an equal shape built earlier, or s itself
+ * (then copied to the arena).  Keys too long to buffer are not shared. */
+static struct hlo_shape *build_intern_shape(struct build_ctx *ctx, const struct hlo_shape *s)
+{
+	struct build_key k = { .len = 0 };
+	unsigned char tag = 1;
+	build_key_put(&k, &tag, 1);
+	build_key_put(&k, &s->type, sizeof s->type);
+	build_key_put(&k, &s->rank, sizeof s->rank);
+	build_key_put(&k, &s->layout, sizeof s->layout);
+	if (s->type == PT_TUPLE || s->type == PT_BUFFER) {
+		uint32_t n = s->type == PT_BUFFER ? 1 : s->rank;
+		build_key_put(&k, s->elems, n * sizeof *s->elems);
+	} else {
+		build_key_put(&k, s->dims, s->rank * sizeof *s->dims);
+		if (s->dim_kinds)
+			build_key_put(&k, s->dim_kinds, s->rank);
+	}
+	struct interned *e = NULL;
+	if (!k.overflow) {
+		e = intern(ctx->file->names, (const char *)k.buf, k.len);
+		if (e->data)
+			return e->data;
+	}
+	struct arena *a = &ctx->file->arena;
+	struct hlo_shape *c = arena_alloc(a, sizeof *c);
+	*c = *s;
+	if (s->type == PT_TUPLE || s->type == PT_BUFFER) {
+		uint32_t n = s->type == PT_BUFFER ? 1 : s->rank;
+		c->elems = arena_array(a, n, sizeof *c->elems);
+		memcpy(c->elems, s->elems, n * sizeof *c->elems);
+	} else {
+		c->dims = arena_array(a, s->rank, sizeof *c->dims);
+		memcpy(c->dims, s->dims, s->rank * sizeof *c->dims);
+		if (s->dim_kinds) {
+			c->dim_kinds = arena_alloc(a, s->rank);
+			memcpy(c->dim_kinds, s->dim_kinds, s->rank);
+		}
+	}
+	if (e)
+		e->data = c;
+	return c;
+}
+
+struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type, struct span type_sp,
+				    uint32_t dim_mark, struct hlo_layout *layout, struct span sp)
+{
+	struct hlo_shape s = { .type = (enum ptype)(type->type - 1) };  /* intern stores enum + 1 */
+	(void)type_sp;
+	s.rank = ctx->ints.len - dim_mark;
+	s.dims = &VEC_AT(ctx->ints, int64_t, dim_mark);
+	bool dynamic = false;
+	for (uint32_t i = 0; i < s.rank; i++) {
+		uint8_t kind = VEC_AT(ctx->kinds, uint8_t, dim_mark + i);
+		if (kind)
+			dynamic = true;
+		else if (s.dims[i] < 0)
+			build_error(ctx, sp, "dimension size %lld is negative", (long long)s.dims[i]);
+	}
+	if (dynamic)
+		s.dim_kinds = &VEC_AT(ctx->kinds, uint8_t, dim_mark);
+	s.layout = layout;
+	if (layout && layout->rank != s.rank)
+		build_error(ctx, sp, "layout has %u minor-to-major entries for a rank-%u shape",
+			    layout->rank, s.rank);
+	struct hlo_shape *c = build_intern_shape(ctx, &s);
+	ctx->ints.len = ctx->kinds.len = dim_mark;
+	return c;
+}
+
+uint32_t build_shape_mark(struct build_ctx *ctx)
+{
+	return ctx->shapes.len;
+}
+
+void build_shape_push(struct build_ctx *ctx, struct hlo_shape *s)
+{
+	*(struct hlo_shape **)build_vec_push(&ctx->shapes, sizeof s) = s;
+}
+
+struct hlo_shape *build_tuple_shape(struct build_ctx *ctx, uint32_t mark, struct span sp)
+{
+	(void)sp;
+	struct hlo_shape s = { .type = PT_TUPLE };
+	s.rank = ctx->shapes.len - mark;
+	s.elems = &VEC_AT(ctx->shapes, struct hlo_shape *, mark);
+	struct hlo_shape *c = build_intern_shape(ctx, &s);
+	ctx->shapes.len = mark;
+	return c;
+}
+
+struct hlo_shape *build_buffer_shape(struct build_ctx *ctx, struct hlo_shape *elem, struct span sp)
+{
+	(void)sp;
+	struct hlo_shape s = { .type = PT_BUFFER, .rank = 1, .elems = &elem };
+	return build_intern_shape(ctx, &s);
+}
+
+struct hlo_shape *build_shape_like(struct hlo_file *f, const struct hlo_shape *like, enum ptype type)
+{
+	struct build_ctx ctx = { .file = f };
+	struct hlo_shape s = *like;
+	s.type = type;
+	return build_intern_shape(&ctx, &s);
+}
+
+struct hlo_shape *build_shape_tuple(struct hlo_file *f, struct hlo_shape **elems, uint32_t n)
+{
+	struct build_ctx ctx = { .file = f };
+	struct hlo_shape s = { .type = PT_TUPLE, .rank = n, .elems = elems };
+	return build_intern_shape(&ctx, &s);
+}
+
+void build_shape_result(struct build_ctx *ctx, struct hlo_shape *s)
+{
+	ctx->shape = s;
+}
+
+/* ---- layouts ---- */
+
+/* XLA recognises layout attributes only in this order (HLO_TEXT_SYNTAX §3.4). */
+enum build_layout_rank { LR_NONE, LR_D, LR_T, LR_L, LR_INDEX, LR_POINTER, LR_E, LR_S, LR_SC, LR_P, LR_M };
+
+struct build_layout {
+	struct hlo_layout l;
+	struct span span;
+	uint32_t int_mark;     /* minor_to_major starts here in ctx->ints */
+	uint32_t tile_mark;    /* tiles of this layout in ctx->tiles */
+	uint32_t split_mark;
+	int last;              /* enum build_layout_rank of the previous attribute */
+};
+
+static struct build_layout *build_cur_layout(struct build_ctx *ctx)
+{
+	return VEC_AT(ctx->layouts, struct build_layout *, ctx->layouts.len - 1);
+}
+
+void build_layout_begin(struct build_ctx *ctx, struct span sp)
+{
+	struct build_layout *b = xcalloc(1, sizeof *b);
+	b->span = sp;
+	b->int_mark = ctx->ints.len;
+	b->tile_mark = ctx->tiles.len;
+	b->split_mark = ctx->splits.len;
+	b->l.tail_padding = 1;
+	*(struct build_layout **)build_vec_push(&ctx->layouts, sizeof b) = b;
+}
+
+void build_layout_m2m(struct build_ctx *ctx, int64_t v)
+{
+	build_int(ctx, v, 0);
+	build_cur_layout(ctx)->l.rank++;
+}
+
+static void build_layout_order(struct build_ctx *ctx, int rank, const char *what, struct span sp)
+{
+	struct build_layout *b = build_cur_layout(ctx);
+	if (rank <= b->last)
+		build_error(ctx, sp, "layout attribute %s is out of order (expected D, T, L, #, *, E, S, SC, P, M)",
+			    what);
+	b->last = rank;
+}
+
+void build_layout_tile_dim(struct build_ctx *ctx, int64_t v)
+{
+	build_int(ctx, v, 0);
+}
+
+void build_layout_tile_end(struct build_ctx *ctx)
+{
+	struct build_layout *b = build_cur_layout(ctx);
+	uint32_t start = b->int_mark + b->l.rank;
+	struct hlo_tile t;
+	if (b->last != LR_T)
+		build_layout_order(ctx, LR_T, "T", b->span);
+	t.dims = build_vec_take(ctx, &ctx->ints, start, sizeof *t.dims, &t.rank);
+	ctx->kinds.len = start;
+	*(struct hlo_tile *)build_vec_push(&ctx->tiles, sizeof t) = t;
+}
+
+void build_layout_int(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
+		      int64_t v, struct span sp)
+{
+	struct build_layout *b = build_cur_layout(ctx);
+	const char *l = letter->str;
+	if (!strcmp(l, "L")) {
+		build_layout_order(ctx, LR_L, l, letter_sp);
+		b->l.tail_padding = v;
+	} else if (!strcmp(l, "E")) {
+		build_layout_order(ctx, LR_E, l, letter_sp);
+		b->l.element_bits = v;
+	} else if (!strcmp(l, "S")) {
+		build_layout_order(ctx, LR_S, l, letter_sp);
+		b->l.memory_space = v;
+	} else if (!strcmp(l, "M")) {
+		build_layout_order(ctx, LR_M, l, letter_sp);
+		b->l.dynamic_prefix = v;
+	} else {
+		build_error(ctx, sp, "unknown layout attribute '%s'", l);
+	}
+}
+
+void build_layout_type(struct build_ctx *ctx, int which, struct interned *type, struct span sp)
+{
+	struct build_layout *b = build_cur_layout(ctx);
+	enum ptype t = (enum ptype)(type->type - 1);
+	build_layout_order(ctx, which ? LR_POINTER : LR_INDEX, which ? "*" : "#", sp);
+	if (!ir_type_is_unsigned_int(t))
+		build_error(ctx, sp, "%s type in a layout must be an unsigned integer type, got %s",
+			    which ? "pointer" : "index", type->str);
+	if (which)
+		b->l.pointer_type = t;
+	else
+		b->l.index_type = t;
+}
+
+void build_layout_split(struct build_ctx *ctx, int64_t dim, uint32_t int_mark, struct span sp)
+{
+	(void)sp;
+	struct hlo_split s = { .dim = dim };
+	s.indices = build_vec_take(ctx, &ctx->ints, int_mark, sizeof *s.indices, &s.n);
+	ctx->kinds.len = int_mark;
+	*(struct hlo_split *)build_vec_push(&ctx->splits, sizeof s) = s;
+}
+
+void build_layout_splits_end(struct build_ctx *ctx, struct interned *letter, struct span sp)
+{
+	if (strcmp(letter->str, "SC"))
+		build_error(ctx, sp, "unknown layout attribute '%s'", letter->str);
+	else
+		build_layout_order(ctx, LR_SC, "SC", sp);
+}
+
+void build_layout_dlt(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
+		      uint32_t count, struct span sp)
+{
+	if (strcmp(letter->str, "D")) {
+		build_error(ctx, sp, "unknown layout attribute '%s'", letter->str);
+		return;
+	}
+	build_layout_order(ctx, LR_D, "D", letter_sp);
+	build_cur_layout(ctx)->l.ndim_level_types = count;
+}
+
+void build_layout_physical(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
+			   struct hlo_shape *shape, struct span sp)
+{
+	if (strcmp(letter->str, "P")) {
+		build_error(ctx, sp, "unknown layout attribute '%s'", letter->str);
+		return;
+	}
+	build_layout_order(ctx, LR_P, "P", letter_sp);
+	build_cur_layout(ctx)->l.physical = shape;
+	/* XLA accepts P(...) only on sparse layouts, which dense text cannot express. */
+	if (!build_cur_layout(ctx)->l.ndim_level_types)
+		build_error(ctx, sp, "physical shape P(...) is only valid for sparse layouts");
+}
+
+struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
+{
+	struct build_layout *b = build_cur_layout(ctx);
+	ctx->layouts.len--;
+	struct hlo_layout *l = &b->l;
+	l->minor_to_major = &VEC_AT(ctx->ints, int64_t, b->int_mark);
+	l->tiles = ctx->tiles.len > b->tile_mark ? &VEC_AT(ctx->tiles, struct hlo_tile, b->tile_mark) : NULL;
+	l->ntiles = ctx->tiles.len - b->tile_mark;
+	l->splits = ctx->splits.len > b->split_mark ? &VEC_AT(ctx->splits, struct hlo_split, b->split_mark) : NULL;
+	l->nsplits = ctx->splits.len - b->split_mark;
+	for (uint32_t i = 0; i < l->rank; i++)
+		if (l->minor_to_major[i] < 0 || (uint64_t)l->minor_to_major[i] >= l->rank)
+			build_error(ctx, sp, "layout minor-to-major entry %lld is out of range",
+				    (long long)l->minor_to_major[i]);
+	/* Hash-cons: key over every field (tiles and splits by value). */
+	struct build_key k = { .len = 0 };
+	unsigned char tag = 2;
+	build_key_put(&k, &tag, 1);
+	build_key_put(&k, &l->rank, sizeof l->rank);
+	build_key_put(&k, l->minor_to_major, l->rank * sizeof(int64_t));
+	build_key_put(&k, &l->ntiles, sizeof l->ntiles);
+	for (uint32_t i = 0; i < l->ntiles; i++) {
+		build_key_put(&k, &l->tiles[i].rank, sizeof l->tiles[i].rank);
+		build_key_put(&k, l->tiles[i].dims, l->tiles[i].rank * sizeof(int64_t));
+	}
+	build_key_put(&k, &l->ndim_level_types, sizeof l->ndim_level_types);
+	build_key_put(&k, &l->tail_padding, sizeof l->tail_padding);
+	build_key_put(&k, &l->index_type, sizeof l->index_type);
+	build_key_put(&k, &l->pointer_type, sizeof l->pointer_type);
+	build_key_put(&k, &l->element_bits, sizeof l->element_bits);
+	build_key_put(&k, &l->memory_space, sizeof l->memory_space);
+	build_key_put(&k, &l->nsplits, sizeof l->nsplits);
+	for (uint32_t i = 0; i < l->nsplits; i++) {
+		build_key_put(&k, &l->splits[i].dim, sizeof l->splits[i].dim);
+		build_key_put(&k, &l->splits[i].n, sizeof l->splits[i].n);
+		build_key_put(&k, l->splits[i].indices, l->splits[i].n * sizeof(int64_t));
+	}
+	build_key_put(&k, &l->physical, sizeof l->physical);
+	build_key_put(&k, &l->dynamic_prefix, sizeof l->dynamic_prefix);
+	struct interned *e = NULL;
+	struct hlo_layout *c = NULL;
+	if (!k.overflow) {
+		e = intern(ctx->file->names, (const char *)k.buf, k.len);
+		c = e->data;
+	}
+	if (!c) {
+		struct arena *a = &ctx->file->arena;
+		c = arena_alloc(a, sizeof *c);
+		*c = *l;
+		c->minor_to_major = arena_array(a, l->rank, sizeof(int64_t));
+		memcpy(c->minor_to_major, l->minor_to_major, l->rank * sizeof(int64_t));
+		c->tiles = arena_array(a, l->ntiles, sizeof *c->tiles);
+		memcpy(c->tiles, l->tiles ? l->tiles : c->tiles, l->ntiles * sizeof *c->tiles);
+		c->splits = arena_array(a, l->nsplits, sizeof *c->splits);
+		memcpy(c->splits, l->splits ? l->splits : c->splits, l->nsplits * sizeof *c->splits);
+		if (e)
+			e->data = c;
+	}
+	ctx->ints.len = ctx->kinds.len = b->int_mark;
+	ctx->tiles.len = b->tile_mark;
+	ctx->splits.len = b->split_mark;
+	free(b);
+	return c;
+}
+
+/* ---- values (decoded on demand; module mode keeps spans only) ---- */
+
+static struct hlo_value *build_new_value(struct build_ctx *ctx, enum value_kind kind, struct span sp)
+{
+	struct hlo_value *v = arena_alloc(ctx->arena, sizeof *v);
+	v->kind = kind;
+	v->span = sp;
+	return v;
+}
+
+struct hlo_value *build_value_atom(struct build_ctx *ctx, enum value_kind kind, int64_t i,
+				   struct interned *id, struct span sp)
+{
+	if (build_ir(ctx))
+		return NULL;
+	if (kind == V_IDENT && !id) {
+		/* A keyword: booleans and inf get their own kinds. */
+		if (i == KW_TRUE || i == KW_FALSE) {
+			struct hlo_value *b = build_new_value(ctx, V_BOOL, sp);
+			b->u.i = i == KW_TRUE;
+			return b;
+		}
+		if (i == KW_INF)
+			return build_new_value(ctx, V_INF, sp);
+		id = build_intern(ctx, ctx->src->buf + sp.start, span_len(sp));
+	}
+	struct hlo_value *v = build_new_value(ctx, kind, sp);
+	v->key = id;
+	if (kind == V_INT || kind == V_PUNCT)
+		v->u.i = i;
+	if (kind == V_DECIMAL) {
+		char tmp[128];
+		size_t n = span_len(sp) < sizeof tmp - 1 ? span_len(sp) : sizeof tmp - 1;
+		memcpy(tmp, ctx->src->buf + sp.start, n);
+		tmp[n] = 0;
+		v->u.d = strtod(tmp, NULL);
+		if (!strncmp(tmp, "nan", 3) || !strncmp(tmp, "-nan", 4))
+			v->u.d = tmp[0] == '-' ? -NAN : NAN;
+	}
+	return v;
+}
+
+struct hlo_value *build_value_shape(struct build_ctx *ctx, struct hlo_shape *s, struct span sp)
+{
+	if (build_ir(ctx))
+		return NULL;
+	struct hlo_value *v = build_new_value(ctx, V_SHAPE, sp);
+	v->u.shape = s;
+	return v;
+}
+
+struct hlo_value *build_value_pair(struct build_ctx *ctx, struct interned *key, struct hlo_value *val,
+				   struct span sp)
+{
+	if (build_ir(ctx))
+		return NULL;
+	struct hlo_value *v = build_new_value(ctx, V_PAIR, sp);
+	v->key = key;
+	v->child = val;
+	return v;
+}
+
+struct hlo_value *build_value_append(struct build_ctx *ctx, struct hlo_value *tail,
+				     struct hlo_value *item, bool comma)
+{
+	(void)ctx;
+	if (!item)
+		return tail;
+	item->comma_before = comma;
+	if (!tail) {
+		item->next = item;  /* circular: tail->next is the head */
+		return item;
+	}
+	item->next = tail->next;
+	tail->next = item;
+	return item;
+}
+
+struct hlo_value *build_value_group(struct build_ctx *ctx, enum value_kind kind,
+				    struct hlo_value *items_tail, struct span sp)
+{
+	if (build_ir(ctx))
+		return NULL;
+	struct hlo_value *v = build_new_value(ctx, kind, sp);
+	if (items_tail) {
+		v->child = items_tail->next;
+		items_tail->next = NULL;
+	}
+	return v;
+}
+
+struct hlo_value *build_value_body(struct build_ctx *ctx, struct hlo_comp *c, struct span sp)
+{
+	if (build_ir(ctx))
+		return NULL;
+	(void)c;
+	struct hlo_value *v = build_new_value(ctx, V_BODY, sp);
+	/* The computation was built by the module parse; find it by position. */
+	for (struct hlo_module *m = ctx->file->modules; m && !v->u.comp; m = m->next)
+		for (uint32_t i = 0; i < m->ncomps; i++)
+			if (m->comps[i]->inline_body && m->comps[i]->span.start == sp.start) {
+				v->u.comp = m->comps[i];
+				break;
+			}
+	return v;
+}
+
+void build_value_result(struct build_ctx *ctx, struct hlo_value *tail)
+{
+	if (build_ir(ctx) || !tail)
+		return;
+	struct hlo_value *head = tail->next;
+	tail->next = NULL;
+	ctx->value = head;
+}

@@ -1,0 +1,17 @@
+/* cmd.h - subcommand entry points and the option helpers they share.
+ * Each cmd_X(argc, argv) gets argv[0] = the command name and returns the
+ * process exit status. */
+#ifndef HLO_CMD_H
+#define HLO_CMD_H
+#include <stdbool.h>
+#include "diag.h"
+#include "parse.h"
+
+int cmd_parse(int argc, char **argv);
+int cmd_fmt(int argc, char **argv);
+
+/* Parses an unsigned option value; prints a usage error and returns false on junk. */
+bool cmd_uint_arg(const char *opt, const char *val, unsigned *out);
+/* Loads and parses path; on failure reports and returns NULL (the source too). */
+struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source **src_out);
+#endif

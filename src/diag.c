@@ -1,0 +1,115 @@
+/* diag.c - prints diagnostics as "path:line:col: severity: message", then
+ * the source line and a caret line ("^~~~") under the span, clipped to that
+ * line.  Lines longer than DIAG_LINE_MAX are shown as a window around the
+ * caret with "..." marks (a 1 MB constant must not flood the terminal).
+ * It does not decide exit codes or wording; it only formats and counts. */
+#include "diag.h"
+#include <string.h>
+
+#define DIAG_LINE_MAX 1024   /* longer lines are windowed */
+#define DIAG_WINDOW_BEFORE 128
+#define DIAG_WINDOW_LEN 512
+
+static const char *diag_severity_name(enum diag_severity sev)
+{
+	switch (sev) {
+	case DIAG_NOTE: return "note";
+	case DIAG_WARNING: return "warning";
+	case DIAG_ERROR: break;
+	}
+	return "error";
+}
+
+void diag_init(struct diag_sink *d, FILE *out, unsigned max_errors)
+{
+	memset(d, 0, sizeof *d);
+	d->out = out;
+	d->max_errors = max_errors;
+	d->quiet = out == NULL;
+}
+
+bool diag_full(const struct diag_sink *d)
+{
+	return d->max_errors && d->errors >= d->max_errors;
+}
+
+/* The source line of sp and a caret line under it. */
+static void diag_show_line(FILE *out, struct source *src, struct span sp)
+{
+	uint64_t start, len;
+	source_line(src, sp.start, &start, &len);
+	uint64_t off = sp.start > src->len ? src->len : sp.start;
+	uint64_t col = off - start;                 /* 0-based byte column */
+	if (col > len)
+		col = len;                          /* in the line end: caret after the text */
+	uint64_t end = sp.end < sp.start ? sp.start : sp.end;
+	uint64_t ulen = end > start + len ? start + len - off : end - off;
+	if (off > start + len)
+		ulen = 0;
+	uint64_t first = 0, last = len;             /* shown part of the line */
+	if (len > DIAG_LINE_MAX) {
+		first = col > DIAG_WINDOW_BEFORE ? col - DIAG_WINDOW_BEFORE : 0;
+		last = first + DIAG_WINDOW_LEN < len ? first + DIAG_WINDOW_LEN : len;
+		if (col > last)                     /* caret at the very end */
+			last = col;
+	}
+	const char *text = src->buf + start;
+	const char *lead = first > 0 ? "..." : "";
+	fputs(lead, out);
+	fwrite(text + first, 1, (size_t)(last - first), out);
+	fputs(last < len ? "...\n" : "\n", out);
+
+	fputs(first > 0 ? "   " : "", out);
+	for (uint64_t i = first; i < col; i++)
+		fputc(text[i] == '\t' ? '\t' : ' ', out);
+	fputc('^', out);
+	if (col + ulen > last)
+		ulen = last > col ? last - col : 0;
+	for (uint64_t i = 1; i < ulen; i++)
+		fputc('~', out);
+	fputc('\n', out);
+}
+
+void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
+		  enum diag_severity sev, const char *fmt, va_list ap)
+{
+	if (sev == DIAG_ERROR)
+		d->errors++;
+	/* Once capped, everything is dropped: notes and warnings after the cap
+	 * would belong to errors nobody sees. */
+	if (d->capped || d->quiet || !d->out) {
+		if (sev == DIAG_ERROR && diag_full(d))
+			d->capped = true;
+		return;
+	}
+	FILE *out = d->out;
+	const char *sname = diag_severity_name(sev);
+	if (!src) {
+		fprintf(out, "hlolint: %s: ", sname);
+	} else if (span_is_none(sp)) {
+		fprintf(out, "%s: %s: ", src->path, sname);
+	} else {
+		uint64_t line, col;
+		source_position(src, sp.start, &line, &col);
+		fprintf(out, "%s:%llu:%llu: %s: ", src->path, (unsigned long long)line,
+			(unsigned long long)col, sname);
+	}
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	if (src && !span_is_none(sp))
+		diag_show_line(out, src, sp);
+	if (sev == DIAG_ERROR && diag_full(d)) {
+		fputs("hlolint: error: too many errors, stopping\n", out);
+		d->capped = true;
+	}
+	fflush(out);
+}
+
+void diag_report(struct diag_sink *d, struct source *src, struct span sp,
+		 enum diag_severity sev, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, src, sp, sev, fmt, ap);
+	va_end(ap);
+}

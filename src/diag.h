@@ -1,0 +1,31 @@
+/* diag.h - located diagnostics: "path:line:col: severity: message", the
+ * source line and a caret.  The library never exits: errors are counted in
+ * the sink and the driver picks the exit status.  --max-errors caps output. */
+#ifndef HLO_DIAG_H
+#define HLO_DIAG_H
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "source.h"
+#include "span.h"
+
+enum diag_severity { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+
+struct diag_sink {
+	FILE *out;           /* stderr normally */
+	unsigned errors;     /* errors reported (also those past the cap) */
+	unsigned max_errors; /* 0 = unlimited */
+	bool capped;         /* "too many errors" already printed */
+	bool quiet;          /* count only (fuzzing, probing) */
+};
+
+void diag_init(struct diag_sink *d, FILE *out, unsigned max_errors);
+/* Reports at span of src (src may be NULL: no location). */
+void diag_report(struct diag_sink *d, struct source *src, struct span sp,
+		 enum diag_severity sev, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
+		  enum diag_severity sev, const char *fmt, va_list ap);
+/* True once max_errors has been reached: callers stop early. */
+bool diag_full(const struct diag_sink *d);
+#endif

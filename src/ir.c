@@ -1,0 +1,348 @@
+/* ir.c - tables and queries over the IR: opcode and type names, the one
+ * generic walker, attribute and name lookups, shape formatting.  Nothing
+ * here allocates or changes the IR. */
+#include "ir.h"
+#include <stdio.h>
+#include <string.h>
+
+static const struct { const char *name; int arity; } ir_opcodes[] = {
+#define OP(e, text, arity) { text, arity },
+#include "opcodes.def"
+#undef OP
+};
+
+static const struct { const char *name; int bits; } ir_types[] = {
+	{ "invalid", 0 },
+#define TYPE(e, text, bits) { text, bits },
+#include "types.def"
+#undef TYPE
+	{ "tuple", 0 },
+	{ "buffer", 0 },
+};
+
+static const char *const ir_attr_names[] = {
+	"",
+#define ATTR(e, text) text,
+#include "attrs.def"
+#undef ATTR
+};
+
+const char *ir_opcode_name(enum opcode op)
+{
+	return op < OP_COUNT ? ir_opcodes[op].name : "<unknown>";
+}
+
+int ir_opcode_arity(enum opcode op)
+{
+	return op < OP_COUNT ? ir_opcodes[op].arity : -1;
+}
+
+const char *ir_type_name(enum ptype t)
+{
+	return t < PT_COUNT ? ir_types[t].name : "invalid";
+}
+
+int ir_type_bits(enum ptype t)
+{
+	return t < PT_COUNT ? ir_types[t].bits : 0;
+}
+
+bool ir_type_is_float(enum ptype t)
+{
+	return t == PT_F16 || t == PT_BF16 || t == PT_F32 || t == PT_F64 ||
+	       (t >= PT_F8E5M2 && t <= PT_F4E2M1FN);
+}
+
+bool ir_type_is_complex(enum ptype t)
+{
+	return t == PT_C64 || t == PT_C128;
+}
+
+bool ir_type_is_signed_int(enum ptype t)
+{
+	return t >= PT_S1 && t <= PT_S64;
+}
+
+bool ir_type_is_unsigned_int(enum ptype t)
+{
+	return t >= PT_U1 && t <= PT_U64;
+}
+
+const char *ir_attr_name(enum attr_key k)
+{
+	return k < ATTR_COUNT ? ir_attr_names[k] : "";
+}
+
+bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx)
+{
+	if (v->comp) {
+		enum walk_result r = v->comp(c, ctx);
+		if (r == WALK_STOP)
+			return false;
+		if (r == WALK_SKIP)
+			return true;
+	}
+	for (uint32_t i = 0; i < c->ninstrs; i++)
+		if (v->instr && v->instr(c->instrs[i], ctx) == WALK_STOP)
+			return false;
+	if (v->comp_end)
+		v->comp_end(c, ctx);
+	return true;
+}
+
+bool ir_walk(struct hlo_module *m, const struct ir_visitor *v, void *ctx)
+{
+	if (v->module) {
+		enum walk_result r = v->module(m, ctx);
+		if (r == WALK_STOP)
+			return false;
+		if (r == WALK_SKIP)
+			return true;
+	}
+	for (uint32_t i = 0; i < m->ncomps; i++)
+		if (!ir_walk_comp(m->comps[i], v, ctx))
+			return false;
+	return true;
+}
+
+const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, const char *name)
+{
+	size_t len = strlen(name);
+	for (uint32_t i = 0; i < n; i++)
+		if (attrs[i].name->len == len && !memcmp(attrs[i].name->str, name, len))
+			return &attrs[i];
+	return NULL;
+}
+
+const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key)
+{
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		if (i->attrs[k].key == key)
+			return &i->attrs[k];
+	return NULL;
+}
+
+const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key)
+{
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		if (m->attrs[k].key == key)
+			return &m->attrs[k];
+	return NULL;
+}
+
+struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->ncomps; i++)
+		if (!m->comps[i]->inline_body && !strcmp(m->comps[i]->name->str, name))
+			return m->comps[i];
+	return NULL;
+}
+
+struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->ninstrs; i++)
+		if (!strcmp(c->instrs[i]->name->str, name))
+			return c->instrs[i];
+	return NULL;
+}
+
+bool ir_shape_is_array(const struct hlo_shape *s)
+{
+	return s && s->type != PT_TUPLE && s->type != PT_BUFFER && s->type != PT_TOKEN &&
+	       s->type != PT_OPAQUE && s->type != PT_INVALID;
+}
+
+uint64_t ir_shape_elements(const struct hlo_shape *s)
+{
+	if (!ir_shape_is_array(s))
+		return 0;
+	uint64_t n = 1;
+	for (uint32_t i = 0; i < s->rank; i++) {
+		uint64_t d = s->dims[i] < 0 ? 0 : (uint64_t)s->dims[i];
+		if (d && n > UINT64_MAX / d)
+			return UINT64_MAX;
+		n *= d;
+	}
+	return n;
+}
+
+bool ir_shape_equal(const struct hlo_shape *a, const struct hlo_shape *b, bool with_layout)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->type != b->type || a->rank != b->rank)
+		return false;
+	if (a->type == PT_TUPLE || a->type == PT_BUFFER) {
+		uint32_t n = a->type == PT_BUFFER ? 1 : a->rank;
+		for (uint32_t i = 0; i < n; i++)
+			if (!ir_shape_equal(a->elems[i], b->elems[i], with_layout))
+				return false;
+		return true;
+	}
+	for (uint32_t i = 0; i < a->rank; i++) {
+		if (a->dims[i] != b->dims[i])
+			return false;
+		if ((a->dim_kinds ? a->dim_kinds[i] : 0) != (b->dim_kinds ? b->dim_kinds[i] : 0))
+			return false;
+	}
+	return !with_layout || a->layout == b->layout;
+}
+
+struct hlo_shape *ir_shape_tuple_elem(const struct hlo_shape *s, int64_t index)
+{
+	if (!s || s->type != PT_TUPLE || index < 0 || index >= (int64_t)s->rank)
+		return NULL;
+	return s->elems[index];
+}
+
+/* snprintf into a bounded buffer, tracking the would-be length. */
+struct ir_buf {
+	char *p;
+	size_t cap, len;
+};
+
+static void ir_put(struct ir_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void ir_put(struct ir_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t room = b->len < b->cap ? b->cap - b->len : 0;
+	int n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n;
+}
+
+static void ir_format_layout(struct ir_buf *b, const struct hlo_layout *l)
+{
+	ir_put(b, "{");
+	for (uint32_t i = 0; i < l->rank; i++)
+		ir_put(b, "%s%lld", i ? "," : "", (long long)l->minor_to_major[i]);
+	bool attrs = l->ntiles || l->tail_padding != 1 || l->index_type || l->pointer_type ||
+		     l->element_bits || l->memory_space || l->nsplits || l->physical || l->dynamic_prefix > 0;
+	if (attrs) {
+		ir_put(b, ":");
+		if (l->ntiles) {
+			ir_put(b, "T");
+			for (uint32_t t = 0; t < l->ntiles; t++) {
+				ir_put(b, "(");
+				for (uint32_t k = 0; k < l->tiles[t].rank; k++) {
+					int64_t d = l->tiles[t].dims[k];
+					if (d < 0)
+						ir_put(b, "%s*", k ? "," : "");
+					else
+						ir_put(b, "%s%lld", k ? "," : "", (long long)d);
+				}
+				ir_put(b, ")");
+			}
+		}
+		if (l->tail_padding != 1)
+			ir_put(b, "L(%lld)", (long long)l->tail_padding);
+		if (l->index_type)
+			ir_put(b, "#(%s)", ir_type_name(l->index_type));
+		if (l->pointer_type)
+			ir_put(b, "*(%s)", ir_type_name(l->pointer_type));
+		if (l->element_bits)
+			ir_put(b, "E(%lld)", (long long)l->element_bits);
+		if (l->memory_space)
+			ir_put(b, "S(%lld)", (long long)l->memory_space);
+		if (l->nsplits) {
+			ir_put(b, "SC");
+			for (uint32_t s = 0; s < l->nsplits; s++) {
+				ir_put(b, "(%lld:", (long long)l->splits[s].dim);
+				for (uint32_t k = 0; k < l->splits[s].n; k++)
+					ir_put(b, "%s%lld", k ? "," : "", (long long)l->splits[s].indices[k]);
+				ir_put(b, ")");
+			}
+		}
+		if (l->physical) {
+			char tmp[512];
+			ir_shape_format(l->physical, true, tmp, sizeof tmp);
+			ir_put(b, "P(%s)", tmp);
+		}
+		if (l->dynamic_prefix > 0)
+			ir_put(b, "M(%lld)", (long long)l->dynamic_prefix);
+	}
+	ir_put(b, "}");
+}
+
+static void ir_format_shape(struct ir_buf *b, const struct hlo_shape *s, bool with_layout, bool index_comments)
+{
+	if (!s) {
+		ir_put(b, "<no shape>");
+		return;
+	}
+	if (s->type == PT_TUPLE) {
+		ir_put(b, "(");
+		for (uint32_t i = 0; i < s->rank; i++) {
+			if (i)
+				ir_put(b, ", ");
+			if (index_comments && i && i % 5 == 0)
+				ir_put(b, "/*index=%u*/", i);
+			ir_format_shape(b, s->elems[i], with_layout, index_comments);
+		}
+		ir_put(b, ")");
+		return;
+	}
+	if (s->type == PT_BUFFER) {
+		ir_put(b, "b(");
+		ir_format_shape(b, s->elems[0], with_layout, index_comments);
+		ir_put(b, ")");
+		return;
+	}
+	ir_put(b, "%s[", ir_type_name(s->type));
+	for (uint32_t i = 0; i < s->rank; i++) {
+		uint8_t k = s->dim_kinds ? s->dim_kinds[i] : DIM_STATIC;
+		if (i)
+			ir_put(b, ",");
+		if (k == DIM_UNBOUNDED)
+			ir_put(b, "?");
+		else
+			ir_put(b, "%s%lld", k == DIM_BOUNDED ? "<=" : "", (long long)s->dims[i]);
+	}
+	ir_put(b, "]");
+	if (!with_layout)
+		return;
+	if (s->layout) {
+		/* Scalars print their layout only when it says something. */
+		const struct hlo_layout *l = s->layout;
+		if (s->rank == 0 && !l->ntiles && l->tail_padding == 1 && !l->index_type && !l->pointer_type &&
+		    !l->element_bits && !l->memory_space && !l->nsplits && !l->physical && l->dynamic_prefix <= 0)
+			return;
+		ir_format_layout(b, l);
+	} else if (s->rank > 0 && s->type != PT_TOKEN && s->type != PT_OPAQUE) {
+		/* XLA fills the default (descending) layout for arrays written without one. */
+		ir_put(b, "{");
+		for (uint32_t i = 0; i < s->rank; i++)
+			ir_put(b, "%s%u", i ? "," : "", s->rank - 1 - i);
+		ir_put(b, "}");
+	}
+}
+
+size_t ir_shape_format(const struct hlo_shape *s, bool with_layout, char *buf, size_t cap)
+{
+	struct ir_buf b = { buf, cap, 0 };
+	if (cap)
+		buf[0] = 0;
+	ir_format_shape(&b, s, with_layout, false);
+	if (cap && b.len >= cap)
+		buf[cap - 1] = 0;
+	return b.len;
+}
+
+size_t ir_shape_format_ex(const struct hlo_shape *s, bool with_layout, bool index_comments, char *buf, size_t cap)
+{
+	struct ir_buf b = { buf, cap, 0 };
+	if (cap)
+		buf[0] = 0;
+	ir_format_shape(&b, s, with_layout, index_comments);
+	if (cap && b.len >= cap)
+		buf[cap - 1] = 0;
+	return b.len;
+}
+
+const char *ir_text(const struct hlo_file *f, struct span sp)
+{
+	return f->src->buf + sp.start;
+}

@@ -1,0 +1,266 @@
+/* ir.h - the HLO module IR: modules, computations, instructions, shapes,
+ * layouts and attribute records, all allocated in the file's arena with
+ * interned names.  Builders live in build.c, name resolution in resolve.c,
+ * checks in verify.c; this header is what every later stage reads.
+ * Attribute values are kept as source spans and decoded on demand (value.h,
+ * attr.h), so the IR stays small next to the text it came from. */
+#ifndef HLO_IR_H
+#define HLO_IR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "arena.h"
+#include "intern.h"
+#include "source.h"
+#include "span.h"
+
+enum opcode {
+#define OP(e, text, arity) OP_##e,
+#include "opcodes.def"
+#undef OP
+	OP_COUNT
+};
+
+enum ptype {
+	PT_INVALID,
+#define TYPE(e, text, bits) PT_##e,
+#include "types.def"
+#undef TYPE
+	PT_TUPLE,
+	PT_BUFFER,
+	PT_COUNT
+};
+
+enum attr_key {
+	ATTR_UNKNOWN,
+#define ATTR(e, text) ATTR_##e,
+#include "attrs.def"
+#undef ATTR
+	ATTR_COUNT
+};
+
+enum ir_kind { IR_MODULE = 1, IR_COMP, IR_INSTR };
+
+/* Opcode table. */
+const char *ir_opcode_name(enum opcode op);
+int ir_opcode_arity(enum opcode op);  /* >=0 fixed, -1 variadic, -2 special */
+const char *ir_type_name(enum ptype t);
+int ir_type_bits(enum ptype t);       /* element bits, 0 for token/opaque/tuple */
+bool ir_type_is_float(enum ptype t);
+bool ir_type_is_complex(enum ptype t);
+bool ir_type_is_signed_int(enum ptype t);
+bool ir_type_is_unsigned_int(enum ptype t);  /* u* (not pred) */
+const char *ir_attr_name(enum attr_key k);
+
+/* ---- Shapes and layouts (immutable, hash-consed per file) ---- */
+
+struct hlo_tile {
+	uint32_t rank;
+	int64_t *dims;          /* -1 = '*' (combine dimension) */
+};
+
+struct hlo_split {
+	int64_t dim;
+	uint32_t n;
+	int64_t *indices;
+};
+
+struct hlo_layout {
+	uint32_t rank;              /* entries in minor_to_major */
+	int64_t *minor_to_major;
+	uint32_t ntiles;
+	struct hlo_tile *tiles;
+	uint32_t ndim_level_types;  /* D(...): parsed, never printed */
+	int64_t tail_padding;       /* L(n); 1 when absent */
+	enum ptype index_type;      /* #(u32); PT_INVALID when absent */
+	enum ptype pointer_type;    /* *(u64) */
+	int64_t element_bits;       /* E(n); 0 when absent */
+	int64_t memory_space;       /* S(n); 0 when absent */
+	uint32_t nsplits;
+	struct hlo_split *splits;   /* SC(d:i,j) */
+	struct hlo_shape *physical; /* P(shape) */
+	int64_t dynamic_prefix;     /* M(n); 0 when absent */
+};
+
+enum dim_kind { DIM_STATIC = 0, DIM_BOUNDED = 1, DIM_UNBOUNDED = 2 };
+
+struct hlo_shape {
+	enum ptype type;            /* PT_TUPLE / PT_BUFFER for the structured kinds */
+	uint32_t rank;              /* array rank, or tuple element count */
+	int64_t *dims;              /* array dims; bound for '<=N'; -1 for '?' */
+	uint8_t *dim_kinds;         /* NULL when all static */
+	struct hlo_layout *layout;  /* NULL when none was written */
+	struct hlo_shape **elems;   /* tuple elements / the buffer's element */
+};
+
+/* ---- Attributes ---- */
+
+struct hlo_attr {
+	struct interned *name;      /* without the '=' */
+	enum attr_key key;          /* ATTR_UNKNOWN when not in attrs.def */
+	struct span name_span;      /* "name=" */
+	struct span value;          /* the value text, continuation values included */
+};
+
+/* ---- Instructions ---- */
+
+struct hlo_instr;
+struct hlo_comp;
+struct hlo_module;
+
+struct hlo_operand {
+	union {
+		struct interned *name;  /* before resolution */
+		struct hlo_instr *instr;/* after resolution */
+	} u;
+	struct hlo_shape *declared; /* old typed form "f32[] %x", else NULL */
+	struct span span;
+	uint32_t ngte;              /* compact GTE suffixes "%p#1#0" */
+	int64_t *gte;
+	bool resolved;              /* u.instr is valid */
+};
+
+struct hlo_instr {
+	enum ir_kind kind;          /* IR_INSTR */
+	enum opcode op;
+	struct interned *name;
+	struct span span;           /* from the name (or ROOT) to the end of the last attribute */
+	struct span name_span;
+	struct span opcode_span;
+	struct hlo_shape *shape;    /* NULL only before inference for shape-less text */
+	struct hlo_comp *comp;
+	uint32_t index;             /* position in comp->instrs (program order) */
+	uint32_t noperands;
+	struct hlo_operand *operands;
+	uint32_t nusers;
+	struct hlo_instr **users;
+	uint32_t ncallees;
+	struct hlo_comp **callees;  /* in attribute order */
+	uint32_t nattrs;
+	struct hlo_attr *attrs;
+	uint32_t ncontrol;          /* control-predecessors, resolved */
+	struct hlo_instr **control;
+	struct span literal;        /* constant(...) text including parens, or none */
+	int64_t parameter_number;   /* parameter(N), else -1 */
+	int64_t tuple_index;        /* get-tuple-element index=N (resolved), else -1 */
+	enum opcode async_wrapped;  /* op of "<op>-start" sugar, else OP_COUNT */
+	bool is_root;               /* written with ROOT */
+	bool anonymous;             /* nested instruction or synthesized GTE */
+	bool shape_written;         /* result shape present in the text */
+	void *cache;                /* decoded attributes (attr.c) */
+};
+
+struct hlo_comp {
+	enum ir_kind kind;          /* IR_COMP */
+	struct interned *name;
+	struct span span;           /* name to closing brace */
+	struct span name_span;
+	struct hlo_module *module;
+	uint32_t index;             /* position in module->comps */
+	uint32_t ninstrs;
+	struct hlo_instr **instrs;  /* program order (the schedule when scheduled) */
+	struct hlo_instr *root;
+	uint32_t nparams;
+	struct hlo_instr **params;  /* by parameter number (NULL holes are errors) */
+	bool is_entry;              /* marked ENTRY, or the entry by default */
+	bool has_signature;
+	bool inline_body;           /* written inline as an attribute value */
+	uint32_t nsig_params;
+	struct hlo_shape **sig_params;
+	struct span *sig_param_spans;
+	struct interned **sig_param_names;
+	struct hlo_shape *sig_result;
+	struct span exec_thread;    /* ", execution_thread=..." value, or none */
+	uint32_t ncallers;
+	struct hlo_instr **callers;
+};
+
+struct hlo_file_location {
+	int64_t file_name_id, function_name_id, line, end_line, column, end_column;
+};
+struct hlo_stack_frame {
+	int64_t file_location_id, parent_frame_id;  /* 1-based, 0 = none */
+};
+
+struct hlo_stack_tables {
+	uint32_t nfile_names, nfunction_names, nfile_locations, nframes;
+	struct span *file_names;            /* STRING tokens (quoted) */
+	struct span *function_names;
+	struct hlo_file_location *file_locations;
+	struct hlo_stack_frame *frames;
+	struct span span;                   /* whole table block */
+};
+
+struct hlo_module {
+	enum ir_kind kind;          /* IR_MODULE */
+	struct hlo_file *file;
+	struct interned *name;
+	struct span span;           /* header (or first computation) to last '}' */
+	struct span header;         /* "HloModule ..." line; none when headerless */
+	bool has_header;
+	bool is_scheduled;
+	int64_t num_partitions;     /* 1 when absent */
+	int64_t replica_count;      /* 1 when absent */
+	uint32_t nattrs;
+	struct hlo_attr *attrs;     /* header attributes in source order */
+	struct hlo_stack_tables stack;  /* all zero when absent */
+	uint32_t ncomps;
+	struct hlo_comp **comps;    /* source order; inline bodies included */
+	struct hlo_comp *entry;
+	struct hlo_module *next;
+	uint32_t ninstrs_total;
+	bool valid;                 /* parsed, resolved and verified without error */
+};
+
+/* One parsed input: every module in it shares the arena and intern table. */
+struct hlo_file {
+	struct source *src;
+	struct arena arena;
+	struct intern_table *names;
+	struct hlo_module *modules;  /* linked through next */
+	uint32_t nmodules;
+	unsigned errors;             /* errors reported while parsing/verifying */
+	void *shape_table;           /* hash-consing state (build.c) */
+};
+
+/* ---- Walker ---- */
+
+/* Visitor return: keep going, skip the children, or stop the walk. */
+enum walk_result { WALK_CONTINUE, WALK_SKIP, WALK_STOP };
+
+struct ir_visitor {
+	enum walk_result (*module)(struct hlo_module *m, void *ctx);
+	enum walk_result (*comp)(struct hlo_comp *c, void *ctx);
+	enum walk_result (*instr)(struct hlo_instr *i, void *ctx);
+	void (*comp_end)(struct hlo_comp *c, void *ctx);
+};
+
+/* Walks every computation of m in order (callees first for a well-formed
+ * module) and every instruction in program order.  Returns false if stopped. */
+bool ir_walk(struct hlo_module *m, const struct ir_visitor *v, void *ctx);
+/* Walks the instructions of one computation. */
+bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx);
+
+/* ---- Queries ---- */
+
+/* Finds an attribute by key (or by name when key == ATTR_UNKNOWN); NULL if absent. */
+const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key);
+const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, const char *name);
+const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key);
+struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name);
+struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name);
+/* Number of elements of an array shape (1 for scalars, 0 for tuples). */
+uint64_t ir_shape_elements(const struct hlo_shape *s);
+bool ir_shape_is_array(const struct hlo_shape *s);
+bool ir_shape_equal(const struct hlo_shape *a, const struct hlo_shape *b, bool with_layout);
+/* Element shape at tuple index (NULL when out of range or not a tuple). */
+struct hlo_shape *ir_shape_tuple_elem(const struct hlo_shape *s, int64_t index);
+/* Writes the shape as XLA prints it (with_layout) into buf; returns length
+ * that would have been written (snprintf style). */
+size_t ir_shape_format(const struct hlo_shape *s, bool with_layout, char *buf, size_t cap);
+/* Same, with XLA's index=N comments before every 5th tuple element. */
+size_t ir_shape_format_ex(const struct hlo_shape *s, bool with_layout, bool index_comments,
+			  char *buf, size_t cap);
+/* The text of a span in the module's source (not NUL terminated). */
+const char *ir_text(const struct hlo_file *f, struct span sp);
+#endif

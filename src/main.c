@@ -1,0 +1,51 @@
+/* main.c - the hlolint driver: subcommand dispatch, options, exit status.
+ * The library never exits; this file turns error counts into exit codes
+ * (0 ok, 1 findings, 2 usage/I/O/parse error) and owns all stdout writing
+ * decisions.  Subcommand logic lives in cmd_*.c files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+#define HLOLINT_VERSION "0.1.0"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} main_commands[] = {
+	{ "parse", cmd_parse, "parse and verify HLO modules; report errors" },
+	{ "fmt", cmd_fmt, "print a module in XLA's canonical text (default, long or short style)" },
+};
+
+static void main_usage(FILE *out)
+{
+	fprintf(out, "usage: hlolint <command> [options] FILE...\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
+		fprintf(out, "  %-9s %s\n", main_commands[i].name, main_commands[i].summary);
+	fprintf(out, "\nRun 'hlolint <command> --help' for a command's options.\n"
+		     "FILE may be '-' for standard input; .gz files are decompressed.\n"
+		     "Exit status: 0 ok, 1 findings, 2 usage, I/O or parse error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		main_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		main_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hlolint %s\n", HLOLINT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
+		if (!strcmp(argv[1], main_commands[i].name))
+			return main_commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "hlolint: error: unknown command '%s'\n", argv[1]);
+	main_usage(stderr);
+	return 2;
+}

@@ -1,0 +1,76 @@
+/* parse.c - runs the flex scanner and bison grammar over a buffer, then
+ * resolves and verifies each module.  This is the only file that talks to
+ * the generated scanner's buffer API; everything else goes through
+ * parse_file (modules) or value_parse (one attribute value). */
+#include "parse.h"
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
+#include "resolve.h"
+#include "verify.h"
+
+/* The generated scanner and parser (build/grammar/hlo.lex.c, hlo.tab.c). */
+typedef void *yyscan_t;
+struct yy_buffer_state;
+int hlo_yylex_init_extra(struct scan_state *extra, yyscan_t *scanner);
+struct yy_buffer_state *hlo_yy_scan_buffer(char *base, size_t size, yyscan_t scanner);
+int hlo_yylex_destroy(yyscan_t scanner);
+int hlo_yyparse(yyscan_t scanner, struct build_ctx *ctx);
+
+#include "hlo.tab.h"
+
+int build_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
+{
+	struct scan_state ss;
+	yyscan_t scanner;
+	memset(&ss, 0, sizeof ss);
+	ss.ctx = ctx;
+	ss.buf = buf;
+	ss.base = base;
+	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
+			 : ctx->mode == BUILD_VALUE ? START_VALUE : START_SHAPE;
+	if (hlo_yylex_init_extra(&ss, &scanner))
+		fatal_out_of_memory();
+	hlo_yy_scan_buffer(buf, (size_t)len + 2, scanner);
+	int rc = hlo_yyparse(scanner, ctx);
+	hlo_yylex_destroy(scanner);
+	return rc;
+}
+
+struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
+{
+	struct hlo_file *f = xcalloc(1, sizeof *f);
+	struct build_ctx ctx;
+	f->src = src;
+	arena_init(&f->arena);
+	f->names = intern_new();
+	build_ctx_init(&ctx, f, d, BUILD_MODULE, NULL);
+	build_run(&ctx, src->buf, src->len, 0);
+	/* A module cut short by a syntax error may still be open. */
+	if (ctx.module) {
+		ctx.module_errors++;
+		build_module_end(&ctx, span_make(ctx.module->span.start, src->len));
+	}
+	f->errors = ctx.errors;
+	build_ctx_fini(&ctx);
+	for (struct hlo_module *m = f->modules; m; m = m->next) {
+		if (!m->valid)
+			continue;
+		unsigned before = d->errors;
+		resolve_module(m, d);
+		if (d->errors == before)
+			verify_module(m, d);
+		m->valid = d->errors == before;
+		f->errors += d->errors - before;
+	}
+	return f;
+}
+
+void parse_free(struct hlo_file *f)
+{
+	if (!f)
+		return;
+	arena_free(&f->arena);
+	intern_free(f->names);
+	free(f);
+}

@@ -1,0 +1,436 @@
+/* scan.c - classification and checks behind the flex rules in grammar/hlo.l.
+ * Flex finds the extent of a word; this file decides what the word is, in
+ * the order XLA's lexer tries (decimal, dim labels, NxM, padding, integer).
+ * It does not allocate per token: values are spans, names are interned. */
+#include "scan.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct interned *scan_intern(struct scan_state *ss, const char *s, size_t n)
+{
+	return intern(ss->ctx->file->names, s, n);
+}
+
+void scan_attr_name(struct scan_state *ss, struct interned *name, const char *after)
+{
+	if (*after != '{')
+		return;
+	if (name->attr == ATTR_BACKEND_CONFIG + 1 ||
+	    (ss->fa_depth && ss->brace_depth == ss->fa_depth))
+		ss->json_pending = true;
+	else if (name->attr == ATTR_FRONTEND_ATTRIBUTES + 1)
+		ss->fa_depth = ss->brace_depth + 1;
+}
+
+/* [0-9bf?]{2,}_[0-9io?]{2,}->[0-9bf?]{2,} */
+static size_t scan_span_of(const char *s, size_t n, const char *set)
+{
+	size_t i = 0;
+	while (i < n && s[i] && strchr(set, s[i]))
+		i++;
+	return i;
+}
+
+static bool scan_is_dim_labels(const char *s, size_t n)
+{
+	size_t a = scan_span_of(s, n, "0123456789bf?");
+	if (a < 2 || a >= n || s[a] != '_')
+		return false;
+	s += a + 1, n -= a + 1;
+	size_t b = scan_span_of(s, n, "0123456789io?");
+	if (b < 2 || b + 2 > n || s[b] != '-' || s[b + 1] != '>')
+		return false;
+	s += b + 2, n -= b + 2;
+	size_t c = scan_span_of(s, n, "0123456789bf?");
+	return c >= 2 && c == n;
+}
+
+int scan_dim_labels(struct scan_state *ss, const char *s, size_t n)
+{
+	(void)ss;
+	return scan_is_dim_labels(s, n) ? DIMLABELS : -1;
+}
+
+bool scan_is_definition(const char *after)
+{
+	while (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r')
+		after++;
+	return *after == '=';
+}
+
+int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
+{
+	struct interned *id = scan_intern(ss, s, n);
+	lval->id = id;
+	if (id->keyword) {
+		switch (id->keyword) {
+		case KW_HLOMODULE: return T_HLOMODULE;
+		case KW_ENTRY: return T_ENTRY;
+		case KW_ROOT: return T_ROOT;
+		case KW_FILENAMES: return T_FILENAMES;
+		case KW_FUNCTIONNAMES: return T_FUNCTIONNAMES;
+		case KW_FILELOCATIONS: return T_FILELOCATIONS;
+		case KW_STACKFRAMES: return T_STACKFRAMES;
+		default:
+			lval->i = id->keyword;
+			return KEYWORD;
+		}
+	}
+	if (id->type)
+		return TYPE;
+	if (n == 3 && memcmp(s, "nan", 3) == 0) {
+		lval->d = NAN;
+		return DECIMAL;
+	}
+	if (scan_is_definition(s + n))
+		return DEFNAME;
+	if (s[n] == '(' && id->opcode == OP_CONSTANT + 1)
+		ss->literal_pending = true;
+	return IDENT;
+}
+
+double scan_nan_payload(const char *hex, bool negative)
+{
+	(void)hex;
+	/* The payload is kept in the text; the value is only ever a NaN. */
+	return negative ? -NAN : NAN;
+}
+
+int scan_negative_word(const char *s, size_t n, HLO_YYSTYPE *lval)
+{
+	if (n == 4 && memcmp(s, "-inf", 4) == 0)
+		return NEGINF;
+	if (n == 4 && memcmp(s, "-nan", 4) == 0) {
+		lval->d = -NAN;
+		return DECIMAL;
+	}
+	return -1;
+}
+
+static size_t scan_digits(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+/* -?(\d+|\d+\.\d*|\d*\.\d+)[eE][+-]?\d+ | -?(\d+\.\d*|\d*\.\d+) */
+static bool scan_is_decimal(const char *s, size_t n)
+{
+	size_t i = 0;
+	if (i < n && s[i] == '-')
+		i++;
+	size_t a = scan_digits(s + i, n - i);
+	i += a;
+	bool dot = false;
+	size_t b = 0;
+	if (i < n && s[i] == '.') {
+		dot = true;
+		i++;
+		b = scan_digits(s + i, n - i);
+		i += b;
+	}
+	if (a == 0 && b == 0)
+		return false;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t e = scan_digits(s + i, n - i);
+		return e > 0 && i + e == n;
+	}
+	return dot && i == n;
+}
+
+/* \d+(x\d+)+ */
+static bool scan_is_dxd(const char *s, size_t n)
+{
+	size_t i = scan_digits(s, n);
+	int parts = 0;
+	if (i == 0)
+		return false;
+	while (i < n) {
+		if (s[i] != 'x')
+			return false;
+		size_t d = scan_digits(s + i + 1, n - i - 1);
+		if (d == 0)
+			return false;
+		i += 1 + d;
+		parts++;
+	}
+	return parts > 0;
+}
+
+/* -?\d+_-?\d+(_\d+)?(x-?\d+_-?\d+(_\d+)?)* */
+static bool scan_is_pad(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (;;) {
+		for (int part = 0; part < 2; part++) {
+			if (part == 1) {
+				if (i >= n || s[i] != '_')
+					return false;
+				i++;
+			}
+			if (i < n && s[i] == '-')
+				i++;
+			size_t d = scan_digits(s + i, n - i);
+			if (!d)
+				return false;
+			i += d;
+		}
+		if (i < n && s[i] == '_') {
+			size_t d = scan_digits(s + i + 1, n - i - 1);
+			if (!d)
+				return false;
+			i += 1 + d;
+		}
+		if (i == n)
+			return true;
+		if (s[i] != 'x')
+			return false;
+		i++;
+	}
+}
+
+/* -?\d+ as XLA reads it: non-negative values up to 2^64-1 (bit-cast), negative
+ * down to INT64_MIN. */
+static bool scan_int(const char *s, size_t n, int64_t *out)
+{
+	bool neg = n && s[0] == '-';
+	size_t i = neg;
+	if (i == n || scan_digits(s + i, n - i) != n - i)
+		return false;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (neg) {
+		if (v > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	} else {
+		*out = (int64_t)v;
+	}
+	return true;
+}
+
+int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
+{
+	if (n == 1 && s[0] == '?')
+		return '?';
+	if (scan_is_decimal(s, n)) {
+		char tmp[128];
+		size_t k = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
+		memcpy(tmp, s, k);
+		tmp[k] = 0;
+		lval->d = strtod(tmp, NULL);
+		return DECIMAL;
+	}
+	if (scan_is_dim_labels(s, n))
+		return DIMLABELS;
+	if (scan_is_dxd(s, n))
+		return DXD;
+	if (scan_is_pad(s, n))
+		return PAD;
+	if (scan_digits(s + (s[0] == '-'), n - (s[0] == '-')) == n - (s[0] == '-')) {
+		if (!scan_int(s, n, &lval->i)) {
+			struct span sp = span_make(ss->base + (uint64_t)(s - ss->buf),
+						   ss->base + (uint64_t)(s - ss->buf) + n);
+			scan_error(ss, sp, "integer '%.*s' is out of range", (int)(n > 40 ? 40 : n), s);
+			return LEXERROR;
+		}
+		return INT;
+	}
+	return -1;
+}
+
+/* Returns the length of the UTF-8 sequence at s (within n), or 0 if invalid. */
+static size_t scan_utf8(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	uint32_t cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTYPE *loc)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 1; i + 1 < n; i++) {
+		if (u[i] == '\\') {
+			unsigned char e = u[i + 1];
+			if (strchr("ntr\\\"'?abfv", e) && e) {
+				i++;
+			} else if (e >= '0' && e <= '7') {
+				size_t k = 1;
+				while (k < 3 && u[i + 1 + k] >= '0' && u[i + 1 + k] <= '7')
+					k++;
+				i += k;
+			} else if (e == 'x' && isxdigit(u[i + 2])) {
+				i += 2;
+				while (isxdigit(u[i + 1]))
+					i++;
+			} else {
+				struct span sp = span_make(loc->start + i, loc->start + i + 2);
+				scan_error(ss, sp, "invalid escape sequence in string");
+				return false;
+			}
+		} else if (u[i] >= 0x80) {
+			size_t len = scan_utf8(u + i, n - 1 - i);
+			if (!len) {
+				struct span sp = span_make(loc->start + i, loc->start + i + 1);
+				scan_error(ss, sp, "invalid UTF-8 in string");
+				return false;
+			}
+			i += len - 1;
+		}
+	}
+	return true;
+}
+
+int scan_open(struct scan_state *ss, int c, const char *after)
+{
+	if (++ss->depth > SCAN_MAX_DEPTH)
+		return -1;
+	if (c != '{')
+		return c;
+	ss->brace_depth++;
+	if (ss->prev == ']') {
+		while (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r')
+			after++;
+		if ((*after >= '0' && *after <= '9') || *after == ':')
+			return LAYOUT_OPEN;
+	}
+	return '{';
+}
+
+void scan_close(struct scan_state *ss, int c)
+{
+	if (ss->depth > 0)
+		ss->depth--;
+	if (c == '}' && ss->brace_depth > 0) {
+		if (ss->brace_depth == ss->fa_depth)
+			ss->fa_depth = 0;
+		ss->brace_depth--;
+	}
+}
+
+bool scan_is_split(struct scan_state *ss, const char *s, size_t n)
+{
+	if (s > ss->buf && s[-1] != '\n' && s[-1] != '\r')
+		return false;
+	size_t i = 2;
+	while (i < n && s[i] == ' ')
+		i++;
+	size_t dashes = 0;
+	while (i < n && s[i] == '-')
+		i++, dashes++;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return dashes >= 5 && i == n;
+}
+
+const char *scan_bad_char(int c)
+{
+	static char buf[64];
+	unsigned char u = (unsigned char)c;
+	if (u >= 0x80)
+		snprintf(buf, sizeof buf, "unexpected byte 0x%02x outside a string", u);
+	else if (isprint(u))
+		snprintf(buf, sizeof buf, "unexpected character '%c'", u);
+	else
+		snprintf(buf, sizeof buf, "unexpected control character 0x%02x", u);
+	return buf;
+}
+
+void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
+{
+	va_list ap;
+	ss->lex_error = true;
+	va_start(ap, fmt);
+	ss->ctx->errors++;
+	ss->ctx->module_errors++;
+	diag_vreport(ss->ctx->diag, ss->ctx->src, sp, DIAG_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+_Noreturn void scan_fatal(const char *msg)
+{
+	fprintf(stderr, "hlolint: error: scanner: %s\n", msg);
+	exit(3);
+}
+
+/* Token names from bison come as "\"integer\"" or "'{'"; show them plainly. */
+static void scan_token_name(char *out, size_t cap, const char *name)
+{
+	size_t n = strlen(name);
+	if (n >= 2 && name[0] == '"' && name[n - 1] == '"')
+		snprintf(out, cap, "%.*s", (int)(n - 2), name + 1);
+	else
+		snprintf(out, cap, "%s", name);
+}
+
+void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bool eof,
+		       bool after_lex_error, const char **expected, int nexpected)
+{
+	(void)scanner;
+	if (after_lex_error)
+		return;  /* the scanner already said what is wrong */
+	char near[96];
+	if (eof) {
+		snprintf(near, sizeof near, "at end of input");
+	} else {
+		const char *t = ctx->src->buf + loc.start;
+		uint64_t len = span_len(loc);
+		for (uint64_t k = 0; k < len; k++)
+			if (t[k] == '\n' || t[k] == '\r') {
+				len = k;
+				break;
+			}
+		if (len > 40)
+			snprintf(near, sizeof near, "at or near '%.40s...'", t);
+		else
+			snprintf(near, sizeof near, "at or near '%.*s'", (int)len, t);
+	}
+	char exp[256] = "";
+	if (nexpected > 0 && nexpected <= 3) {
+		size_t o = 0;
+		o += (size_t)snprintf(exp + o, sizeof exp - o, ", expected ");
+		for (int i = 0; i < nexpected && o < sizeof exp; i++) {
+			char nm[64];
+			scan_token_name(nm, sizeof nm, expected[i]);
+			o += (size_t)snprintf(exp + o, sizeof exp - o, "%s%s",
+					      i == 0 ? "" : i == nexpected - 1 ? " or " : ", ", nm);
+		}
+	}
+	build_error(ctx, loc, "syntax error %s%s", near, exp);
+}

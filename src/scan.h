@@ -1,0 +1,46 @@
+/* scan.h - the C half of the scanner: classification of the words flex
+ * matches (numbers, dim labels, keywords, definitions), string checks, and
+ * error reporting.  flex rules stay patterns; decisions live here. */
+#ifndef HLO_SCAN_H
+#define HLO_SCAN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "build.h"
+#ifndef HLO_YYSTYPE
+#include "hlo.tab.h"
+#endif
+
+/* Deepest bracket nesting accepted (XLA's max_recursion_depth is 8192). */
+#define SCAN_MAX_DEPTH 8192
+
+struct interned *scan_intern(struct scan_state *ss, const char *s, size_t n);
+/* Notes what an attribute name implies for the next '{' (raw JSON capture). */
+void scan_attr_name(struct scan_state *ss, struct interned *name, const char *after);
+/* Classifies "word>..." text: DIMLABELS when it is a full dim-label token, else -1. */
+int scan_dim_labels(struct scan_state *ss, const char *s, size_t n);
+/* Classifies an identifier: keyword tokens, TYPE, DECIMAL (nan), DEFNAME, IDENT. */
+int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval);
+/* True when only whitespace separates after from an '=' (a definition "x = ..."). */
+bool scan_is_definition(const char *after);
+/* Value of a nan with payload text "0x..)" (sign applied). */
+double scan_nan_payload(const char *hex, bool negative);
+/* "-inf", "-nan": NEGINF / DECIMAL, or -1. */
+int scan_negative_word(const char *s, size_t n, HLO_YYSTYPE *lval);
+/* Number-like text: INT, DECIMAL, DXD, PAD, DIMLABELS, '?', or -1. */
+int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval);
+/* Validates escapes and UTF-8 of a quoted string; reports and returns false on error. */
+bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTYPE *loc);
+/* An opening bracket: returns the token ('{', LAYOUT_OPEN, '(', '[') or -1 when too deep. */
+int scan_open(struct scan_state *ss, int c, const char *after);
+void scan_close(struct scan_state *ss, int c);
+/* True for a "// -----" line separating modules. */
+bool scan_is_split(struct scan_state *ss, const char *s, size_t n);
+/* Message for a character that cannot start a token. */
+const char *scan_bad_char(int c);
+void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+_Noreturn void scan_fatal(const char *msg);
+/* Reports a syntax error at loc in PostgreSQL's shape. */
+void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bool eof,
+		       bool after_lex_error, const char **expected, int nexpected);
+#endif

@@ -1,0 +1,278 @@
+/* source.c - loads an input into one NUL-padded buffer and maps offsets to
+ * line:col.  Regular files are read with a read() loop (sized by fstat, so
+ * inputs over 2 GiB work), pipes and stdin grow geometrically, and gzip data
+ * is inflated with zlib.  It does not mmap: the scanner needs the two NULs
+ * after the data, and a private copy survives the file changing under us. */
+#include "source.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "arena.h"
+
+/* Largest single read()/inflate() step: Linux caps read() near 2 GiB and
+ * zlib counts in 32-bit uInt. */
+#define SOURCE_CHUNK ((size_t)1 << 30)
+
+static struct source *source_new(const char *path)
+{
+	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	size_t n = strlen(shown) + 1;
+	struct source *s = xcalloc(1, sizeof *s + n);
+	char *copy = (char *)(s + 1);
+	memcpy(copy, shown, n);
+	s->path = copy;
+	return s;
+}
+
+/* Reads all of fd into *bufp (2 spare bytes kept for the NULs).  Returns 0 or
+ * an errno value. */
+static int source_read_fd(int fd, char **bufp, uint64_t *lenp)
+{
+	struct stat st;
+	size_t cap = 64 * 1024, len = 0;
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return EISDIR;
+		/* +1 so a regular file is known complete after one extra read of 0. */
+		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < SIZE_MAX - 64)
+			cap = (size_t)st.st_size + 3;
+	}
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (cap - len < 3) {
+			if (cap > SIZE_MAX / 2)
+				fatal_out_of_memory();
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		size_t want = cap - len - 2;
+		if (want > SOURCE_CHUNK)
+			want = SOURCE_CHUNK;
+		ssize_t got = read(fd, buf + len, want);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			return e;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/* Inflates a gzip buffer (several concatenated members allowed, as gzip
+ * itself does).  Returns NULL and sets *why on corrupt or truncated data. */
+static char *source_gunzip(const char *in, uint64_t inlen, uint64_t *outlen, const char **why)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		fatal_out_of_memory();
+	/* ISIZE (last 4 bytes) is the size mod 4 GiB of the last member: a good
+	 * first guess that avoids regrowing for the common single-member file. */
+	uint64_t guess = 0;
+	if (inlen >= 18) {
+		const unsigned char *t = (const unsigned char *)in + inlen - 4;
+		guess = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
+	}
+	/* Deflate cannot expand more than ~1032:1: a larger ISIZE is garbage. */
+	if (guess < inlen * 2 || guess / 1032 > inlen)
+		guess = inlen * 4;
+	if (guess < 4096)
+		guess = 4096;
+	size_t cap = (size_t)guess + 3, len = 0;
+	char *out = xmalloc(cap);
+	uint64_t used = 0;   /* input consumed */
+	int rc = Z_OK;
+	*why = NULL;
+	for (;;) {
+		if (z.avail_in == 0 && used < inlen) {
+			uint64_t left = inlen - used;
+			z.next_in = (Bytef *)(uintptr_t)(in + used);
+			z.avail_in = (uInt)(left > SOURCE_CHUNK ? SOURCE_CHUNK : left);
+			used += z.avail_in;
+		}
+		if (cap - len < 3) {
+			if (cap > SIZE_MAX / 2)
+				fatal_out_of_memory();
+			cap *= 2;
+			out = xrealloc(out, cap);
+		}
+		size_t room = cap - len - 2;
+		if (room > SOURCE_CHUNK)
+			room = SOURCE_CHUNK;
+		z.next_out = (Bytef *)out + len;
+		z.avail_out = (uInt)room;
+		rc = inflate(&z, Z_NO_FLUSH);
+		len += room - z.avail_out;
+		if (rc == Z_STREAM_END) {
+			/* Another member follows: keep going.  Anything else after the
+			 * end (tar padding, zeros) is ignored, like gzip -d does. */
+			uint64_t pos = used - z.avail_in;
+			if (inlen - pos >= 2 && (unsigned char)in[pos] == 0x1f &&
+			    (unsigned char)in[pos + 1] == 0x8b) {
+				inflateReset(&z);
+				continue;
+			}
+			break;
+		}
+		if (rc == Z_MEM_ERROR)
+			fatal_out_of_memory();
+		if (rc == Z_BUF_ERROR) {
+			if (z.avail_in == 0 && used >= inlen) {
+				*why = "unexpected end of gzip data";
+				break;
+			}
+			continue;   /* output buffer was full: grow and retry */
+		}
+		if (rc != Z_OK) {
+			*why = "invalid gzip data";
+			break;
+		}
+	}
+	inflateEnd(&z);
+	if (*why) {
+		free(out);
+		return NULL;
+	}
+	*outlen = len;
+	return out;
+}
+
+struct source *source_load(const char *path, char *err, size_t errlen)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = NULL;
+	uint64_t len = 0;
+	int e = source_read_fd(fd, &buf, &len);
+	if (!is_stdin)
+		close(fd);
+	if (e) {
+		snprintf(err, errlen, "cannot read '%s': %s", is_stdin ? "<stdin>" : path, strerror(e));
+		return NULL;
+	}
+	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
+		const char *why;
+		uint64_t outlen = 0;
+		char *out = source_gunzip(buf, len, &outlen, &why);
+		free(buf);
+		if (!out) {
+			snprintf(err, errlen, "cannot decompress '%s': %s",
+				 is_stdin ? "<stdin>" : path, why);
+			return NULL;
+		}
+		buf = out;
+		len = outlen;
+	}
+	buf[len] = buf[len + 1] = 0;
+	struct source *s = source_new(path);
+	s->buf = buf;
+	s->len = len;
+	return s;
+}
+
+struct source *source_from_memory(const char *path, const char *data, size_t n)
+{
+	if (n > SIZE_MAX - 2)
+		fatal_out_of_memory();
+	struct source *s = source_new(path);
+	s->buf = xmalloc(n + 2);
+	if (n)
+		memcpy(s->buf, data, n);
+	s->buf[n] = s->buf[n + 1] = 0;
+	s->len = n;
+	return s;
+}
+
+void source_free(struct source *s)
+{
+	if (!s)
+		return;
+	free(s->buf);
+	free(s->lines);
+	free(s);
+}
+
+/* Line starts: offset 0 and every byte after a '\n' that is not the end of
+ * the input (a final newline does not open an empty last line, so "end of
+ * input" errors land on the last real line). */
+static void source_index(struct source *s)
+{
+	if (s->lines)
+		return;
+	const char *p = s->buf, *end = s->buf + s->len;
+	uint64_t n = 1;
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		if (q + 1 < end)
+			n++;
+	s->lines = xreallocarray(NULL, n, sizeof *s->lines);
+	s->lines[0] = 0;
+	s->nlines = 1;
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		if (q + 1 < end)
+			s->lines[s->nlines++] = (uint64_t)(q + 1 - p);
+}
+
+/* Index of the line holding off (offsets past the end map to the last line). */
+static uint64_t source_line_index(struct source *s, uint64_t off)
+{
+	source_index(s);
+	uint64_t lo = 0, hi = s->nlines;   /* lines[lo] <= off < lines[hi] */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (s->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void source_line_at(struct source *s, uint64_t i, uint64_t *start, uint64_t *len)
+{
+	uint64_t b = s->lines[i];
+	uint64_t e = i + 1 < s->nlines ? s->lines[i + 1] : s->len;
+	if (e > b && s->buf[e - 1] == '\n')
+		e--;
+	if (e > b && s->buf[e - 1] == '\r')
+		e--;
+	*start = b;
+	*len = e - b;
+}
+
+void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *col)
+{
+	if (off > s->len)
+		off = s->len;
+	uint64_t i = source_line_index(s, off), start, len;
+	source_line_at(s, i, &start, &len);
+	/* Offsets in the line terminator (or at a final newline's end) point
+	 * just past the text, where an editor would put the cursor. */
+	uint64_t c = off - start;
+	if (c > len)
+		c = len;
+	*line = i + 1;
+	*col = c + 1;
+}
+
+void source_line(struct source *s, uint64_t off, uint64_t *start, uint64_t *len)
+{
+	if (off > s->len)
+		off = s->len;
+	source_line_at(s, source_line_index(s, off), start, len);
+}

@@ -1,0 +1,28 @@
+/* source.h - one input file held in memory, and offset -> line:col.
+ * Reads regular files, stdin and gzip (zlib) into one buffer with two NUL
+ * bytes after the end (flex scans it in place).  The line table is built
+ * lazily, only when a diagnostic needs a line number. */
+#ifndef HLO_SOURCE_H
+#define HLO_SOURCE_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct source {
+	const char *path;   /* as given by the user; "<stdin>" for "-" */
+	char *buf;          /* len bytes + 2 NULs */
+	uint64_t len;
+	uint64_t *lines;    /* start offset of each line, lazily built */
+	uint64_t nlines;
+};
+
+/* Loads path ("-" = stdin); gunzips when the data starts with the gzip magic.
+ * Returns NULL and writes "path: error: ..." to *err (static text) on failure. */
+struct source *source_load(const char *path, char *err, size_t errlen);
+/* Wraps a caller buffer (copied, NUL padded). */
+struct source *source_from_memory(const char *path, const char *data, size_t n);
+void source_free(struct source *s);
+/* 1-based line and column (bytes) of offset. */
+void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *col);
+/* Start and length of the line holding offset, without the line end. */
+void source_line(struct source *s, uint64_t off, uint64_t *start, uint64_t *len);
+#endif

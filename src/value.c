@@ -1,0 +1,116 @@
+/* value.c - decodes one attribute value on demand by running the grammar
+ * from START_VALUE over the value's span, and small readers over the tree.
+ * The module parse never builds these trees; only their users pay for them. */
+#include "value.h"
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
+
+struct hlo_value *value_parse(struct hlo_file *f, struct span sp, struct arena *a,
+			      struct diag_sink *d)
+{
+	uint64_t n = span_len(sp);
+	char *buf = xmalloc((size_t)n + 2);
+	memcpy(buf, f->src->buf + sp.start, (size_t)n);
+	buf[n] = buf[n + 1] = 0;
+	struct build_ctx ctx;
+	build_ctx_init(&ctx, f, d, BUILD_VALUE, a);
+	int rc = build_run(&ctx, buf, n, sp.start);
+	struct hlo_value *v = rc == 0 && ctx.errors == 0 ? ctx.value : NULL;
+	build_ctx_fini(&ctx);
+	free(buf);
+	if (!v || !v->next)
+		return v;
+	/* Several comma-separated values (calls=%a, %b): wrap them. */
+	struct hlo_value *w = arena_alloc(a, sizeof *w);
+	w->kind = V_SEQ;
+	w->span = sp;
+	w->child = v;
+	return w;
+}
+
+uint32_t value_count(const struct hlo_value *group)
+{
+	uint32_t n = 0;
+	for (const struct hlo_value *v = group ? group->child : NULL; v; v = v->next)
+		n++;
+	return n;
+}
+
+static int value_hex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *value_string(const struct hlo_file *f, const struct hlo_value *v, struct arena *a, size_t *len)
+{
+	const char *s = f->src->buf + v->span.start;
+	size_t n = (size_t)span_len(v->span);
+	if (v->kind == V_JSON || v->kind == V_IDENT || v->kind == V_NAME) {
+		*len = n;
+		return arena_strndup(a, s, n);
+	}
+	if (v->kind != V_STRING || n < 2)
+		return NULL;
+	char *out = arena_alloc(a, n);
+	size_t o = 0;
+	for (size_t i = 1; i + 1 < n; i++) {
+		if (s[i] != '\\') {
+			out[o++] = s[i];
+			continue;
+		}
+		char e = s[++i];
+		switch (e) {
+		case 'n': out[o++] = '\n'; break;
+		case 't': out[o++] = '\t'; break;
+		case 'r': out[o++] = '\r'; break;
+		case 'a': out[o++] = '\a'; break;
+		case 'b': out[o++] = '\b'; break;
+		case 'f': out[o++] = '\f'; break;
+		case 'v': out[o++] = '\v'; break;
+		case 'x': {
+			int c = 0;
+			while (i + 2 < n && value_hex(s[i + 1]) >= 0)
+				c = c * 16 + value_hex(s[++i]);
+			out[o++] = (char)c;
+			break;
+		}
+		default:
+			if (e >= '0' && e <= '7') {
+				int c = e - '0';
+				for (int k = 0; k < 2 && i + 2 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; k++)
+					c = c * 8 + (s[++i] - '0');
+				out[o++] = (char)c;
+			} else {
+				out[o++] = e;
+			}
+		}
+	}
+	out[o] = 0;
+	*len = o;
+	return out;
+}
+
+bool value_int_list(const struct hlo_value *v, struct arena *a, int64_t **out, uint32_t *n)
+{
+	if (!v || v->kind != V_BRACE)
+		return false;
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (c->kind != V_INT)
+			return false;
+		k++;
+	}
+	*n = k;
+	*out = arena_array(a, k, sizeof **out);
+	k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next)
+		(*out)[k++] = c->u.i;
+	return true;
+}

@@ -1,0 +1,115 @@
+/* test_intern.c - intern table: identity, preloaded vocabulary, growth. */
+#include <stdio.h>
+#include "intern.h"
+#include "ir.h"
+#include "unit.h"
+
+enum keyword {
+	KW_NONE,
+#define KEYWORD(e, t) KW_##e,
+#include "keywords.def"
+#undef KEYWORD
+	KW_COUNT
+};
+
+static void intern_identity(void)
+{
+	struct intern_table *t = intern_new();
+	size_t base = intern_count(t);
+	struct interned *a = intern(t, "fusion.12xyz", 9);
+	struct interned *b = intern(t, "fusion.12", 9);
+	CHECK(a == b);
+	CHECK_STR(a->str, "fusion.12");
+	CHECK_INT(a->len, 9);
+	CHECK_INT(a->opcode, 0);
+	CHECK_INT(intern_count(t), base + 1);
+	CHECK(intern_find(t, "fusion.13", 9) == NULL);
+	CHECK(intern_find(t, "fusion.12", 9) == a);
+	/* Embedded NUL and the empty string are ordinary keys. */
+	struct interned *z = intern(t, "a\0b", 3);
+	CHECK(z != intern(t, "a", 1));
+	CHECK_INT(z->len, 3);
+	struct interned *e = intern(t, "", 0);
+	CHECK(e == intern(t, "", 0));
+	CHECK_STR(e->str, "");
+	CHECK(a->binding == NULL && a->data == NULL);
+	intern_free(t);
+}
+
+static void intern_vocab(void)
+{
+	struct intern_table *t = intern_new();
+	struct interned *e = intern_find(t, "add", 3);
+	CHECK(e != NULL);
+	CHECK_INT(e->opcode, OP_ADD + 1);
+	e = intern(t, "get-tuple-element", 17);
+	CHECK_INT(e->opcode, OP_GET_TUPLE_ELEMENT + 1);
+	e = intern(t, "xor", 3);
+	CHECK_INT(e->opcode, OP_XOR + 1);
+	e = intern(t, "bf16", 4);
+	CHECK_INT(e->type, PT_BF16 + 1);
+	CHECK_INT(e->opcode, 0);
+	e = intern(t, "pred", 4);
+	CHECK_INT(e->type, PT_PRED + 1);
+	e = intern(t, "opaque", 6);
+	CHECK_INT(e->type, PT_OPAQUE + 1);
+	/* "tuple" is an opcode but not an element type. */
+	e = intern(t, "tuple", 5);
+	CHECK_INT(e->opcode, OP_TUPLE + 1);
+	CHECK_INT(e->type, 0);
+	CHECK(intern_find(t, "buffer", 6) == NULL);
+	e = intern(t, "to_apply", 8);
+	CHECK_INT(e->attr, ATTR_TO_APPLY + 1);
+	e = intern(t, "control-predecessors", 20);
+	CHECK_INT(e->attr, ATTR_CONTROL_PREDECESSORS + 1);
+	/* Keywords store KW_x directly (index + 1). */
+	e = intern(t, "HloModule", 9);
+	CHECK_INT(e->keyword, KW_HLOMODULE);
+	CHECK_INT(e->keyword, 1);
+	e = intern(t, "unreduced", 9);
+	CHECK_INT(e->keyword, KW_UNREDUCED);
+	e = intern(t, "true", 4);
+	CHECK_INT(e->keyword, KW_TRUE);
+	e = intern(t, "ENTRY", 5);
+	CHECK_INT(e->keyword, KW_ENTRY);
+	CHECK_INT(e->opcode, 0);
+	/* Case matters. */
+	CHECK(intern_find(t, "entry", 5) == NULL);
+	size_t expect = OP_COUNT + (PT_TUPLE - 1) + (ATTR_COUNT - 1) + (KW_COUNT - 1);
+	/* The vocabularies share no spelling except where one entry plays two
+	 * roles, so the count is at most their sum. */
+	CHECK(intern_count(t) <= expect);
+	CHECK(intern_count(t) > (size_t)OP_COUNT);
+	intern_free(t);
+}
+
+static void intern_many(void)
+{
+	struct intern_table *t = intern_new();
+	size_t base = intern_count(t);
+	enum { N = 200000 };
+	static struct interned *seen[N];
+	char buf[32];
+	for (int i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof buf, "%%name.%d", i);
+		seen[i] = intern(t, buf, (size_t)n);
+	}
+	CHECK_INT(intern_count(t), base + N);
+	int bad = 0;
+	for (int i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof buf, "%%name.%d", i);
+		if (intern(t, buf, (size_t)n) != seen[i] || strcmp(seen[i]->str, buf) != 0)
+			bad++;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(intern_count(t), base + N);
+	intern_free(t);
+	intern_free(NULL);
+}
+
+const struct unit_case unit_intern_cases[] = {
+	{ "intern_identity", intern_identity },
+	{ "intern_vocab", intern_vocab },
+	{ "intern_many", intern_many },
+	{ NULL, NULL },
+};

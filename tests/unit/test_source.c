@@ -1,0 +1,267 @@
+/* test_source.c - source loading (files, stdin, gzip, errors) and
+ * offset -> line:col with LF, CRLF and missing final newlines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "source.h"
+#include "unit.h"
+
+static void check_pos(struct source *s, uint64_t off, uint64_t line, uint64_t col)
+{
+	uint64_t l, c;
+	source_position(s, off, &l, &c);
+	if (l != line || c != col)
+		unit_fail(__FILE__, __LINE__, "offset %llu -> %llu:%llu, expected %llu:%llu",
+			  (unsigned long long)off, (unsigned long long)l, (unsigned long long)c,
+			  (unsigned long long)line, (unsigned long long)col);
+}
+
+static void check_line(struct source *s, uint64_t off, const char *text)
+{
+	uint64_t st, n;
+	source_line(s, off, &st, &n);
+	if (n != strlen(text) || memcmp(s->buf + st, text, n) != 0)
+		unit_fail(__FILE__, __LINE__, "line at %llu is \"%.*s\", expected \"%s\"",
+			  (unsigned long long)off, (int)n, s->buf + st, text);
+}
+
+static void source_lines_lf(void)
+{
+	const char *t = "ab\n\ncd\n";
+	struct source *s = source_from_memory("m.hlo", t, strlen(t));
+	CHECK_STR(s->path, "m.hlo");
+	CHECK_INT(s->len, 7);
+	CHECK(s->buf[7] == 0 && s->buf[8] == 0);
+	CHECK(s->lines == NULL);   /* lazy */
+	check_pos(s, 0, 1, 1);
+	check_pos(s, 1, 1, 2);
+	check_pos(s, 2, 1, 3);     /* the '\n' itself: just past the text */
+	check_pos(s, 3, 2, 1);
+	check_pos(s, 4, 3, 1);
+	check_pos(s, 5, 3, 2);
+	check_pos(s, 6, 3, 3);
+	check_pos(s, 7, 3, 3);     /* end of input after a final newline */
+	check_pos(s, 99, 3, 3);    /* past the end: clamped */
+	CHECK_INT(s->nlines, 3);
+	check_line(s, 0, "ab");
+	check_line(s, 3, "");
+	check_line(s, 5, "cd");
+	check_line(s, 7, "cd");
+	source_free(s);
+}
+
+static void source_lines_crlf(void)
+{
+	const char *t = "ab\r\ncd\r\nef";
+	struct source *s = source_from_memory("m.hlo", t, strlen(t));
+	check_pos(s, 2, 1, 3);     /* '\r' */
+	check_pos(s, 3, 1, 3);     /* '\n' of CRLF, clamped to the text end */
+	check_pos(s, 4, 2, 1);
+	check_pos(s, 9, 3, 2);
+	check_pos(s, 10, 3, 3);    /* end of input without final newline */
+	check_line(s, 0, "ab");
+	check_line(s, 5, "cd");
+	check_line(s, 10, "ef");
+	source_free(s);
+}
+
+static void source_lines_edge(void)
+{
+	struct source *s = source_from_memory("e", "", 0);
+	check_pos(s, 0, 1, 1);
+	check_line(s, 0, "");
+	CHECK(s->buf[0] == 0 && s->buf[1] == 0);
+	source_free(s);
+	s = source_from_memory("n", "\n", 1);
+	check_pos(s, 0, 1, 1);
+	check_pos(s, 1, 1, 1);
+	source_free(s);
+	s = source_from_memory("x", "x", 1);
+	check_pos(s, 1, 1, 2);
+	source_free(s);
+	/* Many lines: binary search. */
+	enum { N = 10000 };
+	char *big = malloc(N * 4);
+	for (int i = 0; i < N; i++)
+		memcpy(big + 4 * i, "abc\n", 4);
+	s = source_from_memory("big", big, N * 4);
+	check_pos(s, 4 * 5000 + 2, 5001, 3);
+	check_pos(s, 4 * N - 1, N, 4);
+	check_pos(s, 4 * N, N, 4);
+	CHECK_INT(s->nlines, N);
+	source_free(s);
+	free(big);
+}
+
+static char *write_temp(const void *data, size_t n)
+{
+	char *path = malloc(64);
+	strcpy(path, "/tmp/hlolint-unit-XXXXXX");
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, data, n) == (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+static size_t gzip_bytes(const char *in, size_t n, unsigned char *out, size_t cap)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	CHECK(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+	size_t len = cap - z.avail_out;
+	deflateEnd(&z);
+	return len;
+}
+
+static void source_file_plain(void)
+{
+	const char *t = "HloModule m\n";
+	char *path = write_temp(t, strlen(t));
+	char err[256] = "";
+	struct source *s = source_load(path, err, sizeof err);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_STR(s->path, path);
+		CHECK_INT(s->len, strlen(t));
+		CHECK(memcmp(s->buf, t, strlen(t)) == 0);
+		CHECK(s->buf[s->len] == 0 && s->buf[s->len + 1] == 0);
+		source_free(s);
+	}
+	unlink(path);
+	free(path);
+	/* Empty file. */
+	path = write_temp("", 0);
+	s = source_load(path, err, sizeof err);
+	CHECK(s != NULL && s->len == 0 && s->buf[0] == 0);
+	source_free(s);
+	unlink(path);
+	free(path);
+}
+
+static void source_file_gzip(void)
+{
+	/* Compressible and bigger than the first output guess (4x input). */
+	size_t n = 1 << 20;
+	char *text = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		text[i] = "ENTRY %main { ROOT %x = f32[] constant(0) }\n"[i % 44];
+	size_t cap = n + 1024;
+	unsigned char *gz = malloc(2 * cap);
+	size_t m = gzip_bytes(text, n, gz, cap);
+	CHECK(gz[0] == 0x1f && gz[1] == 0x8b);
+	char *path = write_temp(gz, m);
+	char err[256] = "";
+	struct source *s = source_load(path, err, sizeof err);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->len, n);
+		CHECK(memcmp(s->buf, text, n) == 0);
+		CHECK(s->buf[n] == 0 && s->buf[n + 1] == 0);
+		source_free(s);
+	}
+	unlink(path);
+	free(path);
+
+	/* Two concatenated members decode to the concatenation (as gzip -d). */
+	size_t m2 = gzip_bytes("tail\n", 5, gz + m, cap);
+	path = write_temp(gz, m + m2);
+	s = source_load(path, err, sizeof err);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->len, n + 5);
+		CHECK(memcmp(s->buf + n, "tail\n", 5) == 0);
+		source_free(s);
+	}
+	unlink(path);
+	free(path);
+
+	/* Truncated stream. */
+	path = write_temp(gz, m / 2);
+	s = source_load(path, err, sizeof err);
+	CHECK(s == NULL);
+	CHECK(strncmp(err, "cannot decompress '", 19) == 0);
+	CHECK(strstr(err, "unexpected end of gzip data") != NULL);
+	unlink(path);
+	free(path);
+
+	/* Corrupt body. */
+	for (size_t i = 20; i < 60; i++)
+		gz[i] ^= 0x5a;
+	path = write_temp(gz, m);
+	s = source_load(path, err, sizeof err);
+	CHECK(s == NULL);
+	CHECK(strstr(err, "gzip data") != NULL);
+	unlink(path);
+	free(path);
+	free(gz);
+	free(text);
+}
+
+static void source_errors(void)
+{
+	char err[256] = "";
+	struct source *s = source_load("/nonexistent/dir/x.hlo", err, sizeof err);
+	CHECK(s == NULL);
+	CHECK_STR(err, "cannot open '/nonexistent/dir/x.hlo': No such file or directory");
+	s = source_load("/tmp", err, sizeof err);
+	CHECK(s == NULL);
+	CHECK_STR(err, "cannot read '/tmp': Is a directory");
+}
+
+static void source_stdin(void)
+{
+	/* Feed "-" from a pipe bigger than a pipe buffer, written by a child. */
+	size_t n = 300000;
+	int p[2];
+	CHECK(pipe(p) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		char chunk[1000];
+		memset(chunk, 'x', sizeof chunk);
+		chunk[sizeof chunk - 1] = '\n';
+		for (size_t i = 0; i < n / sizeof chunk; i++)
+			if (write(p[1], chunk, sizeof chunk) != (ssize_t)sizeof chunk)
+				_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	int saved = dup(0);
+	dup2(p[0], 0);
+	close(p[0]);
+	char err[256] = "";
+	struct source *s = source_load("-", err, sizeof err);
+	dup2(saved, 0);
+	close(saved);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_STR(s->path, "<stdin>");
+		CHECK_INT(s->len, n);
+		CHECK(s->buf[n] == 0 && s->buf[n + 1] == 0);
+		check_pos(s, 1000, 2, 1);
+		source_free(s);
+	}
+}
+
+const struct unit_case unit_source_cases[] = {
+	{ "source_lines_lf", source_lines_lf },
+	{ "source_lines_crlf", source_lines_crlf },
+	{ "source_lines_edge", source_lines_edge },
+	{ "source_file_plain", source_file_plain },
+	{ "source_file_gzip", source_file_gzip },
+	{ "source_errors", source_errors },
+	{ "source_stdin", source_stdin },
+	{ NULL, NULL },
+};
