@@ -197,9 +197,11 @@ static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct hlo_i
 		struct hlo_instr *g = id->binding;
 		if (!g || g->op != OP_GET_TUPLE_ELEMENT || g->operands[0].u.instr != base ||
 		    g->tuple_index != o->gte[k]) {
-			while (id->binding) {  /* a name collision: uniquify as XLA does */
-				len += snprintf(name + len, sizeof name - (size_t)len, ".1");
-				id = intern(r->f->names, name, (size_t)len);
+			/* a name collision: uniquify as XLA does (p_0.1, p_0.2, ...) */
+			for (unsigned u = 1; id->binding; u++) {
+				char alt[300];
+				int alen = snprintf(alt, sizeof alt, "%.*s.%u", len, name, u);
+				id = intern(r->f->names, alt, (size_t)(alen < (int)sizeof alt ? alen : (int)sizeof alt - 1));
 			}
 			g = resolve_new_gte(r, base, o->gte[k], id, o->span);
 			id->binding = g;
@@ -448,9 +450,24 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 		resolve_push(&list, i);
 	}
 	if (changed) {
+		/* XLA prints a synthesised GTE right after the tuple it reads
+		 * (post order from the root): emit each after its base. */
 		c->instrs = arena_array(&r->f->arena, list.n, sizeof *c->instrs);
-		memcpy(c->instrs, list.p, list.n * sizeof *c->instrs);
-		c->ninstrs = list.n;
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < list.n; k++) {
+			struct hlo_instr *i = list.p[k];
+			if (i->anonymous && i->op == OP_GET_TUPLE_ELEMENT && i->nattrs == 0)
+				continue;
+			c->instrs[n++] = i;
+			for (uint32_t done = n - 1; done < n; done++)
+				for (uint32_t j = 0; j < list.n; j++) {
+					struct hlo_instr *g = list.p[j];
+					if (g->anonymous && g->op == OP_GET_TUPLE_ELEMENT && g->nattrs == 0 &&
+					    g->operands[0].u.instr == c->instrs[done])
+						c->instrs[n++] = g;
+				}
+		}
+		c->ninstrs = n;
 		for (uint32_t k = 0; k < c->ninstrs; k++)
 			c->instrs[k]->index = k;
 	}
