@@ -35,6 +35,14 @@ struct scan_state {
 	int cap_depth;          /* raw capture nesting */
 	uint64_t cap_start;     /* raw capture / comment start offset */
 	bool lex_error;         /* the scanner reported an error for this token */
+	/* Inputs over the window size are scanned a window at a time (flex
+	 * buffers are int-sized); see scan_next_window. */
+	char *whole;            /* the full buffer being scanned */
+	uint64_t whole_len;
+	uint64_t window_end;    /* offset in whole where the current window stops */
+	char saved[2];          /* bytes overwritten by the window's two NULs */
+	uint64_t pending_restore;/* where the previous window's NULs sit */
+	char restore_bytes[2];
 };
 
 /* Growable scratch vectors: lists under construction live here, with stack

@@ -19,8 +19,8 @@
  * first few thousand names do not pay for repeated bucket doubling. */
 #undef HASH_INITIAL_NUM_BUCKETS
 #undef HASH_INITIAL_NUM_BUCKETS_LOG2
-#define HASH_INITIAL_NUM_BUCKETS 1024U
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 10U
+#define HASH_INITIAL_NUM_BUCKETS (1U<<20)
+#define HASH_INITIAL_NUM_BUCKETS_LOG2 20U
 
 struct intern_entry {
 	struct interned pub;   /* first: the public view is the entry address */

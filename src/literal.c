@@ -778,6 +778,10 @@ static bool lit_dense(struct lit_parser *P, const struct hlo_shape *s, struct li
 				ok = lit_expected(P, "'}'");
 				break;
 			}
+			if (t->kind == LT_LPAREN && lit_classify(s->type) != LC_COMPLEX) {
+				ok = lit_value(P, s->type, &v);  /* reports the stray '(' */
+				break;
+			}
 			if (nest != R) {
 				ok = lit_fail(P, t->start, t->end,
 					      "expected '{' for dimension %" PRIu32 " of a rank-%" PRIu32

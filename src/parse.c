@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "scan.h"
 #include "resolve.h"
 #include "verify.h"
 
@@ -31,8 +32,11 @@ int build_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
 			 : ctx->mode == BUILD_VALUE ? START_VALUE : START_SHAPE;
 	if (hlo_yylex_init_extra(&ss, &scanner))
 		fatal_out_of_memory();
-	hlo_yy_scan_buffer(buf, (size_t)len + 2, scanner);
+	uint64_t first = scan_first_window(&ss, buf, len);
+	hlo_yy_scan_buffer(buf, (size_t)first + 2, scanner);
 	int rc = hlo_yyparse(scanner, ctx);
+	if (ss.window_end < len)  /* stopped early inside a window: restore the text */
+		memcpy(buf + ss.window_end, ss.saved, 2);
 	hlo_yylex_destroy(scanner);
 	return rc;
 }

@@ -251,8 +251,66 @@ static struct hlo_instr *resolve_ref(struct resolve_ctx *r, struct hlo_comp *c, 
 	return t;
 }
 
+/* Reads an integer-list attribute ({0,1}); absent = empty.  False on junk. */
+static bool resolve_dims(struct resolve_ctx *r, struct hlo_instr *i, const char *name, int64_t **out,
+			 uint32_t *n)
+{
+	const struct hlo_attr *a = ir_attr_named(i->attrs, i->nattrs, name);
+	*n = 0;
+	*out = NULL;
+	if (!a)
+		return true;
+	struct hlo_value *v = value_parse(r->f, a->value, &r->scratch, NULL);
+	return value_int_list(v, &r->scratch, out, n);
+}
+
+static bool resolve_has(const int64_t *v, uint32_t n, int64_t x)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (v[k] == x)
+			return true;
+	return false;
+}
+
+/* dot: batch dims, then lhs free dims, then rhs free dims (ShapeInference). */
+static struct hlo_shape *resolve_infer_dot(struct resolve_ctx *r, struct hlo_instr *i,
+					   const struct hlo_shape *lhs, const struct hlo_shape *rhs)
+{
+	if (!ir_shape_is_array(lhs) || !ir_shape_is_array(rhs))
+		return NULL;
+	int64_t *lb, *lc, *rb, *rc;
+	uint32_t nlb, nlc, nrb, nrc;
+	struct arena_mark mk = arena_mark(&r->scratch);
+	struct hlo_shape *res = NULL;
+	if (resolve_dims(r, i, "lhs_batch_dims", &lb, &nlb) && resolve_dims(r, i, "lhs_contracting_dims", &lc, &nlc) &&
+	    resolve_dims(r, i, "rhs_batch_dims", &rb, &nrb) && resolve_dims(r, i, "rhs_contracting_dims", &rc, &nrc)) {
+		int64_t dims[64];
+		uint32_t n = 0;
+		bool ok = true;
+		for (uint32_t k = 0; k < nlb && n < 64; k++) {
+			if (lb[k] < 0 || lb[k] >= (int64_t)lhs->rank) {
+				ok = false;
+				break;
+			}
+			dims[n++] = lhs->dims[lb[k]];
+		}
+		for (uint32_t k = 0; k < lhs->rank && n < 64; k++)
+			if (!resolve_has(lb, nlb, k) && !resolve_has(lc, nlc, k))
+				dims[n++] = lhs->dims[k];
+		for (uint32_t k = 0; k < rhs->rank && n < 64; k++)
+			if (!resolve_has(rb, nrb, k) && !resolve_has(rc, nrc, k))
+				dims[n++] = rhs->dims[k];
+		if (ok) {
+			struct hlo_shape s = { .type = lhs->type, .rank = n, .dims = dims };
+			res = build_shape_like(r->f, &s, lhs->type);
+		}
+	}
+	arena_release(&r->scratch, mk);
+	return res;
+}
+
 /* Result shapes that may be omitted in the text (elementwise and structural
- * ops); others must be written. */
+ * ops, dot); others must be written. */
 static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *i)
 {
 	struct hlo_shape *a0 = i->noperands > 0 ? i->operands[0].u.instr->shape : NULL;
@@ -290,6 +348,8 @@ static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *
 	}
 	case OP_GET_TUPLE_ELEMENT:
 		return a0 && i->tuple_index >= 0 ? ir_shape_tuple_elem(a0, i->tuple_index) : NULL;
+	case OP_DOT:
+		return resolve_infer_dot(r, i, a0, a1);
 	case OP_CALL:
 		return i->ncallees && i->callees[0]->root ? i->callees[0]->root->shape : NULL;
 	case OP_CONDITIONAL:

@@ -434,3 +434,82 @@ void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bo
 	}
 	build_error(ctx, loc, "syntax error %s%s", near, exp);
 }
+
+/* ---- windows ---- */
+
+/* Default 1 GiB; HLO_SCAN_WINDOW (bytes, >= 4096) lets tests force small
+ * windows on ordinary files. */
+static uint64_t scan_window_size(void)
+{
+	const char *e = getenv("HLO_SCAN_WINDOW");
+	uint64_t w = e ? strtoull(e, NULL, 10) : 0;
+	return w >= 4096 ? w : (uint64_t)1 << 30;
+}
+
+static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
+{
+	if (buf[p - 1] != '\n')
+		return false;
+	while (p < len && (buf[p] == ' ' || buf[p] == '\t'))
+		p++;
+	return p < len && (buf[p] == '%' || buf[p] == '}' || !strncmp(buf + p, "ROOT ", 5) ||
+			   !strncmp(buf + p, "ENTRY ", 6) || !strncmp(buf + p, "HloModule ", 10));
+}
+
+/* A window must end between tokens.  Tokens never span lines except
+ * strings, comments and raw captures, so end before a line that starts an
+ * instruction or a computation, or closes one: searching back from the
+ * limit, then forward (one enormous line is scanned whole). */
+static uint64_t scan_window_cut(const char *buf, uint64_t from, uint64_t len, uint64_t want)
+{
+	uint64_t limit = from + want;
+	if (limit >= len)
+		return len;
+	for (uint64_t p = limit; p > from + 1; p--)
+		if (scan_safe_line(buf, p, len))
+			return p;
+	for (uint64_t p = limit + 1; p < len; p++)
+		if (scan_safe_line(buf, p, len))
+			return p;
+	return len;
+}
+
+static uint64_t scan_set_window(struct scan_state *ss, uint64_t start)
+{
+	uint64_t end = scan_window_cut(ss->whole, start, ss->whole_len, scan_window_size());
+	ss->window_end = end;
+	if (end < ss->whole_len) {
+		memcpy(ss->saved, ss->whole + end, 2);
+		ss->whole[end] = ss->whole[end + 1] = 0;
+	}
+	ss->buf = ss->whole + start;
+	return end - start;
+}
+
+uint64_t scan_first_window(struct scan_state *ss, char *buf, uint64_t len)
+{
+	ss->whole = buf;
+	ss->whole_len = len;
+	return scan_set_window(ss, 0);
+}
+
+uint64_t scan_next_window(struct scan_state *ss, char **start)
+{
+	*start = NULL;
+	if (ss->window_end >= ss->whole_len)
+		return 0;
+	uint64_t from = ss->window_end;
+	ss->base += from - (uint64_t)(ss->buf - ss->whole);
+	ss->pending_restore = from;
+	char saved[2];
+	memcpy(saved, ss->saved, 2);
+	uint64_t n = scan_set_window(ss, from);
+	memcpy(ss->restore_bytes, saved, 2);
+	*start = ss->whole + from;
+	return n;
+}
+
+void scan_window_restore(struct scan_state *ss)
+{
+	memcpy(ss->whole + ss->pending_restore, ss->restore_bytes, 2);
+}

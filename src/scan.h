@@ -35,6 +35,16 @@ int scan_open(struct scan_state *ss, int c, const char *after);
 void scan_close(struct scan_state *ss, int c);
 /* True for a "// -----" line separating modules. */
 bool scan_is_split(struct scan_state *ss, const char *s, size_t n);
+/* Window management for inputs larger than flex's int-sized buffers.
+ * scan_first_window returns the length of the first window (the whole input
+ * when it is small) and NUL-terminates it in place. */
+uint64_t scan_first_window(struct scan_state *ss, char *buf, uint64_t len);
+/* Prepares the next window: *start gets its first byte (NULL at the real
+ * end); returns its length.  The two bytes at *start stay NUL until
+ * scan_window_restore, so the caller can switch flex buffers first. */
+uint64_t scan_next_window(struct scan_state *ss, char **start);
+void scan_window_restore(struct scan_state *ss);
+
 /* Message for a character that cannot start a token. */
 const char *scan_bad_char(int c);
 void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
