@@ -6,7 +6,7 @@
 %define api.prefix {hlo_yy}
 %define api.location.type {struct span}
 %define parse.error custom
-%define parse.lac full
+%define parse.lac none
 %locations
 %expect 0
 %param {yyscan_t scanner}
@@ -57,11 +57,13 @@ static void hlo_yyerror(HLO_YYLTYPE *loc, yyscan_t scanner, struct build_ctx *ct
 %token T_FILENAMES "FileNames" T_FUNCTIONNAMES "FunctionNames"
 %token T_FILELOCATIONS "FileLocations" T_STACKFRAMES "StackFrames"
 %token <i> KEYWORD "keyword"
-%token <id> IDENT "identifier" PNAME "%name" DEFNAME "instruction name"
-%token <id> NAMECOLON "parameter name" ATTRNAME "attribute name" TYPE "element type"
+/* IDENT carries its interned entry when the word is known vocabulary (opcode,
+ * attribute name...), else NULL; names are read from their spans. */
+%token <id> IDENT "identifier" ATTRNAME "attribute name" TYPE "element type"
+%token PNAME "%name" DEFNAME "instruction name" NAMECOLON "parameter name"
 %token <i> INT "integer"
 %token <d> DECIMAL "decimal"
-%token STRING "string" JSON "JSON dict" LITERAL "literal"
+%token STRING "string" JSON "JSON dict" LITERAL "literal" METADATA "metadata block"
 %token DXD "window size" PAD "padding" DIMLABELS "dimension labels" NEGINF "-inf"
 %token LE "<=" ARROW "->" ELLIPSIS "..." LAYOUT_OPEN "layout '{'"
 %token TILE_OPEN "T(" BUF_OPEN "b(" SPLIT "// -----" LEXERROR "invalid token"
@@ -72,7 +74,6 @@ static void hlo_yyerror(HLO_YYLTYPE *loc, yyscan_t scanner, struct build_ctx *ct
 %type <instr> rhs op
 %type <comp> comp_head body body_begin
 %type <value> values attrval atom num_atom group item items items_opt tile
-%type <id> cname modname
 %type <i> dlts
 
 %%
@@ -114,7 +115,7 @@ header_module
 	;
 
 header
-	: T_HLOMODULE modname attrs            { build_module_header(ctx, $2, @2, $3, @$); }
+	: T_HLOMODULE modname attrs             { build_module_header(ctx, @2, $3, @$); }
 	;
 
 modname
@@ -164,12 +165,12 @@ comp
 	;
 
 comp_head
-	: T_ENTRY cname                        { $$ = build_comp_head(ctx, true, $2, @2, 0, NULL, false); }
-	| cname                                 { $$ = build_comp_head(ctx, false, $1, @1, 0, NULL, false); }
+	: T_ENTRY cname                        { $$ = build_comp_head(ctx, true, @2, 0, NULL, false); }
+	| cname                                 { $$ = build_comp_head(ctx, false, @1, 0, NULL, false); }
 	| T_ENTRY cname '(' sig_mark sig_params_opt ')' ARROW shape
-	                                        { $$ = build_comp_head(ctx, true, $2, @2, $4, $8, true); }
+	                                        { $$ = build_comp_head(ctx, true, @2, $4, $8, true); }
 	| cname '(' sig_mark sig_params_opt ')' ARROW shape
-	                                        { $$ = build_comp_head(ctx, false, $1, @1, $3, $7, true); }
+	                                        { $$ = build_comp_head(ctx, false, @1, $3, $7, true); }
 	;
 
 cname
@@ -192,7 +193,7 @@ sig_params
 	;
 
 sig_param
-	: NAMECOLON shape                       { build_sig_param(ctx, $1, @$, $2); }
+	: NAMECOLON shape                       { build_sig_param(ctx, @$, $2); }
 	;
 
 /* An instruction list; shared by top-level computations and inline bodies
@@ -212,8 +213,8 @@ instrs
 	;
 
 instr
-	: DEFNAME '=' rhs attrs                 { build_instr(ctx, false, $1, @1, $3, $4, @$); }
-	| T_ROOT DEFNAME '=' rhs attrs         { build_instr(ctx, true, $2, @2, $4, $5, @$); }
+	: DEFNAME '=' rhs attrs                 { build_instr(ctx, false, @1, $3, $4, @$); }
+	| T_ROOT DEFNAME '=' rhs attrs          { build_instr(ctx, true, @2, $4, $5, @$); }
 	| error                                 { if (build_should_stop(ctx)) YYABORT; }
 	;
 
@@ -243,10 +244,10 @@ operands
 
 /* %x, f32[] %x, %p#1#0, parameter(0)'s 0, or a nested instruction */
 operand
-	: IDENT gte_opt                         { build_operand(ctx, NULL, $1, @$, $2); }
-	| PNAME gte_opt                         { build_operand(ctx, NULL, $1, @$, $2); }
-	| shape IDENT gte_opt                   { build_operand(ctx, $1, $2, @$, $3); }
-	| shape PNAME gte_opt                   { build_operand(ctx, $1, $2, @$, $3); }
+	: IDENT gte_opt                         { build_operand(ctx, NULL, @1, $2); }
+	| PNAME gte_opt                         { build_operand(ctx, NULL, @1, $2); }
+	| shape IDENT gte_opt                   { build_operand(ctx, $1, @2, $3); }
+	| shape PNAME gte_opt                   { build_operand(ctx, $1, @2, $3); }
 	| rhs                                   { build_operand_nested(ctx, $1, @$); }
 	| INT                                   { build_operand_int(ctx, $1, @$); }
 	;
@@ -295,8 +296,9 @@ atom
 	: num_atom
 	| STRING                                { $$ = build_value_atom(ctx, V_STRING, 0, NULL, @$); }
 	| JSON                                  { $$ = build_value_atom(ctx, V_JSON, 0, NULL, @$); }
+	| METADATA                              { $$ = build_value_atom(ctx, V_BRACE, 0, NULL, @$); }
 	| IDENT                                 { $$ = build_value_atom(ctx, V_IDENT, 0, $1, @$); }
-	| PNAME                                 { $$ = build_value_atom(ctx, V_NAME, 0, $1, @$); }
+	| PNAME                                 { $$ = build_value_atom(ctx, V_NAME, 0, NULL, @$); }
 	| DXD                                   { $$ = build_value_atom(ctx, V_DXD, 0, NULL, @$); }
 	| PAD                                   { $$ = build_value_atom(ctx, V_PAD, 0, NULL, @$); }
 	| DIMLABELS                             { $$ = build_value_atom(ctx, V_DIMLABELS, 0, NULL, @$); }
@@ -433,18 +435,18 @@ layout_attrs
 
 layout_attr
 	: tiles
-	| IDENT '(' INT ')'                     { build_layout_int(ctx, $1, @1, $3, @$); }
-	| IDENT sc_groups                       { build_layout_splits_end(ctx, $1, @$); }
-	| IDENT '(' dlts ')'                    { build_layout_dlt(ctx, $1, @1, (uint32_t)$3, @$); }
-	| IDENT '(' ')'                         { build_layout_dlt(ctx, $1, @1, 0, @$); }
-	| IDENT '(' shape ')'                   { build_layout_physical(ctx, $1, @1, $3, @$); }
+	| IDENT '(' INT ')'                     { build_layout_int(ctx, @1, $3, @$); }
+	| IDENT sc_groups                       { build_layout_splits_end(ctx, @1, @$); }
+	| IDENT '(' dlts ')'                    { build_layout_dlt(ctx, @1, (uint32_t)$3, @$); }
+	| IDENT '(' ')'                         { build_layout_dlt(ctx, @1, 0, @$); }
+	| IDENT '(' shape ')'                   { build_layout_physical(ctx, @1, $3, @$); }
 	| '#' '(' TYPE ')'                      { build_layout_type(ctx, 0, $3, @$); }
 	| '*' '(' TYPE ')'                      { build_layout_type(ctx, 1, $3, @$); }
 	;
 
 tiles
-	: TILE_OPEN tile_dims_opt ')'           { build_layout_tile_end(ctx); }
-	| tiles '(' tile_dims_opt ')'           { build_layout_tile_end(ctx); }
+	: TILE_OPEN tile_dims_opt ')'           { build_layout_tile_end(ctx, @1); }
+	| tiles '(' tile_dims_opt ')'           { build_layout_tile_end(ctx, @2); }
 	;
 
 tile_dims_opt

@@ -23,6 +23,8 @@ static void *build_vec_push(struct build_vec *v, size_t size)
 }
 
 #define VEC_AT(v, type, i) (((type *)(v).data)[i])
+/* Address of element i, or NULL for an empty vector (no arithmetic on NULL). */
+#define VEC_PTR(v, type, i) ((v).data ? &((type *)(v).data)[i] : (type *)NULL)
 
 /* Copies elements [mark, len) into the arena and pops them. */
 static void *build_vec_take(struct build_ctx *ctx, struct build_vec *v, uint32_t mark, size_t size,
@@ -30,7 +32,7 @@ static void *build_vec_take(struct build_ctx *ctx, struct build_vec *v, uint32_t
 {
 	*n = v->len - mark;
 	void *out = NULL;
-	if (*n) {
+	if (*n && v->data) {
 		out = arena_array(&ctx->file->arena, *n, size);
 		memcpy(out, (char *)v->data + (size_t)mark * size, (size_t)*n * size);
 	}
@@ -54,7 +56,11 @@ void build_ctx_init(struct build_ctx *ctx, struct hlo_file *f, struct diag_sink 
 
 void build_ctx_fini(struct build_ctx *ctx)
 {
+	/* layouts left open by a syntax error */
+	for (uint32_t i = 0; i < ctx->layouts.len; i++)
+		free(VEC_AT(ctx->layouts, struct build_layout *, i));
 	struct build_vec *vecs[] = { &ctx->comps, &ctx->comp_stack, &ctx->instrs, &ctx->operands,
+				     &ctx->operand_extras,
 				     &ctx->attrs, &ctx->ints, &ctx->kinds, &ctx->shapes, &ctx->sig,
 				     &ctx->layouts, &ctx->tiles, &ctx->splits, &ctx->stack_rows[0],
 				     &ctx->stack_rows[1], &ctx->stack_rows[2], &ctx->stack_rows[3] };
@@ -94,9 +100,36 @@ static bool build_ir(const struct build_ctx *ctx)
 
 /* ---- modules ---- */
 
+/* True when the source holds only whitespace and comments. */
+static bool build_blank(const struct source *src)
+{
+	const char *p = src->buf, *end = src->buf + src->len;
+	while (p < end) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			p++;
+		} else if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+			while (p < end && *p != '\n' && *p != '\r')
+				p++;
+		} else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+			const char *q = p + 2;
+			while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
+				q++;
+			if (q + 1 >= end)
+				return false;
+			p = q + 2;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
 void build_empty_input(struct build_ctx *ctx, struct span sp)
 {
-	if (build_ir(ctx))
+	/* The grammar reduces the empty file before it sees a bad first token;
+	 * only a really blank input gets this message (the other gets a syntax
+	 * error right after). */
+	if (build_ir(ctx) && build_blank(ctx->src))
 		build_error(ctx, sp, "empty input: expected 'HloModule' or a computation");
 }
 
@@ -116,15 +149,29 @@ static struct hlo_module *build_current_module(struct build_ctx *ctx, struct spa
 	return ctx->module;
 }
 
-void build_module_header(struct build_ctx *ctx, struct interned *name, struct span name_sp,
-			 uint32_t attr_mark, struct span sp)
+/* Text of a name token: "%x" -> "x", "x:" -> "x". */
+static struct span build_name_text(struct build_ctx *ctx, struct span sp)
 {
-	(void)name_sp;
+	const char *t = ctx->src->buf;
+	if (span_len(sp) && t[sp.start] == '%')
+		sp.start++;
+	if (span_len(sp) && t[sp.end - 1] == ':')
+		sp.end--;
+	return sp;
+}
+
+static struct interned *build_intern_span(struct build_ctx *ctx, struct span sp)
+{
+	return build_intern(ctx, ctx->src->buf + sp.start, (size_t)span_len(sp));
+}
+
+void build_module_header(struct build_ctx *ctx, struct span name_sp, uint32_t attr_mark, struct span sp)
+{
 	if (!build_ir(ctx))
 		return;
 	ctx->module = NULL;
 	struct hlo_module *m = build_current_module(ctx, sp);
-	m->name = name;
+	m->name = build_intern_span(ctx, build_name_text(ctx, name_sp));
 	m->has_header = true;
 	m->header = sp;
 	m->attrs = build_vec_take(ctx, &ctx->attrs, attr_mark, sizeof *m->attrs, &m->nattrs);
@@ -233,16 +280,13 @@ uint32_t build_sig_mark(struct build_ctx *ctx)
 }
 
 struct build_sig_param {
-	struct interned *name;
 	struct span span;
 	struct hlo_shape *shape;
 };
 
-void build_sig_param(struct build_ctx *ctx, struct interned *name, struct span sp,
-		     struct hlo_shape *shape)
+void build_sig_param(struct build_ctx *ctx, struct span sp, struct hlo_shape *shape)
 {
 	struct build_sig_param *p = build_vec_push(&ctx->sig, sizeof *p);
-	p->name = name;
 	p->span = sp;
 	p->shape = shape;
 }
@@ -255,15 +299,14 @@ static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 	return c;
 }
 
-struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct interned *name,
-				 struct span name_sp, uint32_t sig_mark, struct hlo_shape *result,
-				 bool has_sig)
+struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span name_sp,
+				 uint32_t sig_mark, struct hlo_shape *result, bool has_sig)
 {
 	if (!build_ir(ctx))
 		return NULL;
 	build_current_module(ctx, name_sp);
 	struct hlo_comp *c = build_new_comp(ctx);
-	c->name = name;
+	c->name = build_intern_span(ctx, build_name_text(ctx, name_sp));
 	c->name_span = name_sp;
 	c->span.start = name_sp.start;
 	c->is_entry = entry;
@@ -274,12 +317,10 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct inter
 		c->nsig_params = n;
 		c->sig_params = arena_array(&ctx->file->arena, n, sizeof *c->sig_params);
 		c->sig_param_spans = arena_array(&ctx->file->arena, n, sizeof *c->sig_param_spans);
-		c->sig_param_names = arena_array(&ctx->file->arena, n, sizeof *c->sig_param_names);
 		for (uint32_t i = 0; i < n; i++) {
 			struct build_sig_param *p = &VEC_AT(ctx->sig, struct build_sig_param, sig_mark + i);
 			c->sig_params[i] = p->shape;
 			c->sig_param_spans[i] = p->span;
-			c->sig_param_names[i] = p->name;
 		}
 		ctx->sig.len = sig_mark;
 	}
@@ -314,9 +355,10 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 	ctx->comp_stack.len--;
 	c->instrs = build_vec_take(ctx, &ctx->instrs, o.instr_mark, sizeof *c->instrs, &c->ninstrs);
 	for (uint32_t i = 0; i < c->ninstrs; i++) {
-		c->instrs[i]->index = i;
-		if (c->instrs[i]->is_root && !c->root)
-			c->root = c->instrs[i];
+		struct hlo_instr *in = c->instrs[i];
+		in->index = i;
+		if (ir_is_root(in) && !c->root)
+			c->root = in;  /* a second ROOT is the verifier's to report */
 	}
 	if (!c->root && c->ninstrs)
 		c->root = c->instrs[c->ninstrs - 1];
@@ -355,22 +397,24 @@ static bool build_is_async_excluded(enum opcode op)
 
 /* Maps an opcode word to an opcode, handling the "<op>-start/-update/-done"
  * async sugar (HLO_TEXT_SYNTAX §4.2).  Returns false when unknown. */
-static bool build_opcode(struct build_ctx *ctx, struct interned *word, enum opcode *op,
-			 enum opcode *wrapped)
+static bool build_opcode(struct build_ctx *ctx, struct interned *word, struct span sp,
+			 enum opcode *op, enum opcode *wrapped)
 {
 	*wrapped = OP_COUNT;
-	if (word->opcode) {
+	if (word && word->opcode) {
 		*op = (enum opcode)(word->opcode - 1);
 		return true;
 	}
+	const char *text = ctx->src->buf + sp.start;
+	size_t len = (size_t)span_len(sp);
 	static const struct { const char *suffix; enum opcode op; } sugar[] = {
 		{ "-start", OP_ASYNC_START }, { "-update", OP_ASYNC_UPDATE }, { "-done", OP_ASYNC_DONE },
 	};
 	for (size_t k = 0; k < 3; k++) {
 		size_t sl = strlen(sugar[k].suffix);
-		if (word->len <= sl || memcmp(word->str + word->len - sl, sugar[k].suffix, sl))
+		if (len <= sl || memcmp(text + len - sl, sugar[k].suffix, sl))
 			continue;
-		struct interned *base = intern_find(ctx->file->names, word->str, word->len - sl);
+		struct interned *base = intern_find(ctx->file->names, text, len - sl);
 		if (!base || !base->opcode)
 			return false;
 		enum opcode b = (enum opcode)(base->opcode - 1);
@@ -387,17 +431,20 @@ static struct hlo_instr *build_new_instr(struct build_ctx *ctx, struct interned 
 					 struct span op_sp, struct span sp)
 {
 	struct hlo_instr *i = arena_alloc(&ctx->file->arena, sizeof *i);
+	enum opcode op, wrapped;
 	i->kind = IR_INSTR;
-	i->span = sp;
-	i->opcode_span = op_sp;
-	i->literal = span_none();
-	i->parameter_number = -1;
-	i->tuple_index = -1;
+	i->start = sp.start;
+	i->len = (uint32_t)span_len(sp);
+	i->op_off = (uint32_t)(op_sp.start - sp.start);
+	i->op_len = (uint16_t)span_len(op_sp);
+	i->number = -1;
 	i->comp = build_open_comp(ctx);
-	if (!build_opcode(ctx, opcode, &i->op, &i->async_wrapped)) {
-		build_error(ctx, op_sp, "unknown opcode '%s'", opcode->str);
-		i->op = OP_COUNT;
+	if (!build_opcode(ctx, opcode, op_sp, &op, &wrapped)) {
+		build_error(ctx, op_sp, "unknown opcode '%.*s'", (int)span_len(op_sp), ctx->src->buf + op_sp.start);
+		op = OP_COUNT;
 	}
+	i->op = (uint8_t)op;
+	i->async_wrapped = (uint8_t)wrapped;
 	return i;
 }
 
@@ -412,29 +459,43 @@ struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struc
 	if (!build_ir(ctx))
 		return NULL;
 	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
-	i->operands = build_vec_take(ctx, &ctx->operands, operand_mark, sizeof *i->operands,
-				     &i->noperands);
+	struct hlo_operand *ops = VEC_PTR(ctx->operands, struct hlo_operand, operand_mark);
+	struct hlo_operand_extra *xs = VEC_PTR(ctx->operand_extras, struct hlo_operand_extra, operand_mark);
+	uint32_t n = ctx->operands.len - operand_mark, kept = 0;
+	bool extras = false;
 	/* parameter(N): the operand list holds the parameter number. */
-	uint32_t kept = 0;
-	for (uint32_t k = 0; k < i->noperands; k++) {
-		struct hlo_operand *o = &i->operands[k];
-		if (o->resolved || o->u.name) {
-			i->operands[kept++] = *o;
+	for (uint32_t k = 0; k < n; k++) {
+		struct hlo_operand *o = &ops[k];
+		if (o->reserved != BUILD_OPERAND_INT) {
+			extras |= o->reserved == BUILD_OPERAND_EXTRA;
+			o->reserved = 0;
+			xs[kept] = xs[k];
+			ops[kept++] = *o;
 			continue;
 		}
-		const char *t = ctx->src->buf + o->span.start;
-		if (i->op == OP_PARAMETER && i->noperands == 1) {
+		const char *t = ctx->src->buf + o->off;
+		if (i->op == OP_PARAMETER && n == 1) {
 			int64_t v = strtoll(t, NULL, 10);
 			if (v < 0)
-				build_error(ctx, o->span, "parameter number must be >= 0");
-			i->parameter_number = v;
+				build_error(ctx, ir_operand_span(o), "parameter number must be >= 0");
+			i->number = v;
 		} else {
-			build_error(ctx, o->span, "expected an operand name, got '%.*s'",
-				    (int)span_len(o->span), t);
+			build_error(ctx, ir_operand_span(o), "expected an operand name, got '%.*s'", (int)o->len, t);
 		}
 	}
 	i->noperands = kept;
-	if (i->op == OP_PARAMETER && i->parameter_number < 0 && !ctx->module_errors)
+	if (kept) {
+		i->operands = arena_array(&ctx->file->arena, kept, sizeof *i->operands);
+		memcpy(i->operands, ops, kept * sizeof *ops);
+	}
+	if (extras) {
+		struct hlo_instr_extra *e = arena_alloc(&ctx->file->arena, sizeof *e);
+		e->operands = arena_array(&ctx->file->arena, kept, sizeof *e->operands);
+		memcpy(e->operands, xs, kept * sizeof *xs);
+		i->extra = e;
+	}
+	ctx->operands.len = ctx->operand_extras.len = operand_mark;
+	if (i->op == OP_PARAMETER && i->number < 0 && !ctx->module_errors)
 		build_error(ctx, sp, "parameter needs its number: parameter(N)");
 	return i;
 }
@@ -445,7 +506,8 @@ struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcod
 	if (!build_ir(ctx))
 		return NULL;
 	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
-	i->literal = lit;
+	i->lit_off = (uint32_t)(lit.start - sp.start);
+	i->lit_len = (uint32_t)span_len(lit);
 	return i;
 }
 
@@ -454,41 +516,71 @@ struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
 {
 	if (!build_ir(ctx) || !rhs)
 		return rhs;
+	/* offsets inside the instruction are relative to its start: rebase */
+	uint32_t shift = (uint32_t)(rhs->start - sp.start);
 	rhs->shape = shape;
-	rhs->shape_written = true;
-	rhs->span = sp;
+	rhs->flags |= IR_SHAPE_WRITTEN;
+	rhs->start = sp.start;
+	rhs->len = (uint32_t)span_len(sp);
+	rhs->op_off += shift;
+	if (rhs->lit_len)
+		rhs->lit_off += shift;
 	return rhs;
 }
 
-void build_instr(struct build_ctx *ctx, bool root, struct interned *name, struct span name_sp,
-		 struct hlo_instr *rhs, uint32_t attr_mark, struct span sp)
+/* Moves an instruction's start back to sp.start, keeping inner offsets. */
+static void build_rebase(struct hlo_instr *i, struct span sp)
+{
+	uint32_t shift = (uint32_t)(i->start - sp.start);
+	i->start = sp.start;
+	i->len = (uint32_t)span_len(sp);
+	i->op_off += shift;
+	if (i->lit_len)
+		i->lit_off += shift;
+}
+
+void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct hlo_instr *rhs,
+		 uint32_t attr_mark, struct span sp)
 {
 	if (!build_ir(ctx) || !rhs) {
 		ctx->attrs.len = attr_mark;
 		return;
 	}
-	rhs->name = name;
-	rhs->name_span = name_sp;
-	rhs->span = sp;
-	rhs->is_root = root;
-	rhs->attrs = build_vec_take(ctx, &ctx->attrs, attr_mark, sizeof *rhs->attrs, &rhs->nattrs);
+	ctx->recovering = false;  /* a whole instruction parsed: report errors again */
+	struct span n = build_name_text(ctx, name_sp);
+	build_rebase(rhs, sp);
+	rhs->name = ctx->src->buf + n.start;
+	rhs->name_len = (uint32_t)span_len(n);
+	rhs->name_off = (uint32_t)(n.start - sp.start);
+	if (root)
+		rhs->flags |= IR_ROOT;
+	uint32_t nattrs;
+	rhs->attrs = build_vec_take(ctx, &ctx->attrs, attr_mark, sizeof *rhs->attrs, &nattrs);
+	if (nattrs > UINT16_MAX)
+		build_error(ctx, sp, "more than %u attributes on one instruction", UINT16_MAX);
+	rhs->nattrs = (uint16_t)nattrs;
 	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
 }
 
-void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct interned *name,
-		   struct span sp, uint32_t gte_mark)
+void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span name_sp,
+		   uint32_t gte_mark)
 {
 	if (!build_ir(ctx)) {
 		ctx->ints.len = ctx->kinds.len = gte_mark;
 		return;
 	}
+	struct span n = build_name_text(ctx, name_sp);
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
-	o->u.name = name;
-	o->declared = declared;
-	o->span = sp;
-	o->gte = build_vec_take(ctx, &ctx->ints, gte_mark, sizeof *o->gte, &o->ngte);
+	o->off = n.start;
+	o->len = (uint32_t)span_len(n);
+	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
+	memset(x, 0, sizeof *x);
+	x->declared = declared;
+	x->gte = build_vec_take(ctx, &ctx->ints, gte_mark, sizeof *x->gte, &x->ngte);
 	ctx->kinds.len = gte_mark;
+	if (declared || x->ngte)
+		o->reserved = BUILD_OPERAND_EXTRA;
 }
 
 void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct span sp)
@@ -497,19 +589,23 @@ void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct s
 		return;
 	/* XLA names a nested instruction "<opcode>.anon"; resolve.c makes the
 	 * name unique within the computation. */
+	build_rebase(rhs, sp);
+	struct span op = ir_instr_opcode_span(rhs);
 	char buf[96];
-	int n = snprintf(buf, sizeof buf, "%.*s.anon", (int)span_len(rhs->opcode_span),
-			 ctx->src->buf + rhs->opcode_span.start);
-	rhs->name = build_intern(ctx, buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
-	rhs->name_span = rhs->opcode_span;
-	rhs->anonymous = true;
-	rhs->span = sp;
+	int n = snprintf(buf, sizeof buf, "%.*s.anon", (int)span_len(op), ctx->src->buf + op.start);
+	n = n < (int)sizeof buf ? n : (int)sizeof buf - 1;
+	rhs->name = arena_strndup(&ctx->file->arena, buf, (size_t)n);
+	rhs->name_len = (uint32_t)n;
+	rhs->name_off = rhs->op_off;
+	rhs->flags |= IR_ANONYMOUS;
 	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
-	o->u.instr = rhs;
-	o->resolved = true;
-	o->span = sp;
+	o->instr = rhs;
+	o->off = sp.start;
+	o->len = (uint32_t)span_len(sp);
+	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
+	memset(x, 0, sizeof *x);
 }
 
 void build_operand_int(struct build_ctx *ctx, int64_t value, struct span sp)
@@ -519,7 +615,11 @@ void build_operand_int(struct build_ctx *ctx, int64_t value, struct span sp)
 		return;
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
-	o->span = sp;
+	o->off = sp.start;
+	o->len = (uint32_t)span_len(sp);
+	o->reserved = BUILD_OPERAND_INT;
+	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
+	memset(x, 0, sizeof *x);
 }
 
 uint32_t build_attr_mark(struct build_ctx *ctx)
@@ -532,18 +632,21 @@ void build_attr(struct build_ctx *ctx, struct interned *name, struct span name_s
 {
 	if (!build_ir(ctx))
 		return;
+	if (!name)  /* inside an inline body: the scanner left it for us */
+		name = build_intern(ctx, ctx->src->buf + name_sp.start, (size_t)span_len(name_sp) - 1);
 	struct hlo_attr *a = build_vec_push(&ctx->attrs, sizeof *a);
 	a->name = name;
-	a->key = name->attr ? (enum attr_key)(name->attr - 1) : ATTR_UNKNOWN;
-	a->name_span = name_sp;
-	a->value = value_sp;
+	a->key = (uint16_t)(name->attr ? name->attr - 1 : ATTR_UNKNOWN);
+	a->value_off = value_sp.start;
+	a->value_len = (uint32_t)span_len(value_sp);
 }
 
 void build_attr_continue(struct build_ctx *ctx, struct span sp)
 {
 	if (!build_ir(ctx) || !ctx->attrs.len)
 		return;
-	VEC_AT(ctx->attrs, struct hlo_attr, ctx->attrs.len - 1).value.end = sp.end;
+	struct hlo_attr *a = &VEC_AT(ctx->attrs, struct hlo_attr, ctx->attrs.len - 1);
+	a->value_len = (uint32_t)(sp.end - a->value_off);
 }
 
 /* ---- shapes (hash-consed) ---- */
@@ -568,6 +671,8 @@ struct build_key {
 
 static void build_key_put(struct build_key *k, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	if (k->len + n > sizeof k->buf) {
 		k->overflow = true;
 		return;
@@ -606,10 +711,12 @@ static struct hlo_shape *build_intern_shape(struct build_ctx *ctx, const struct 
 	if (s->type == PT_TUPLE || s->type == PT_BUFFER) {
 		uint32_t n = s->type == PT_BUFFER ? 1 : s->rank;
 		c->elems = arena_array(a, n, sizeof *c->elems);
-		memcpy(c->elems, s->elems, n * sizeof *c->elems);
+		if (n)
+			memcpy(c->elems, s->elems, n * sizeof *c->elems);
 	} else {
 		c->dims = arena_array(a, s->rank, sizeof *c->dims);
-		memcpy(c->dims, s->dims, s->rank * sizeof *c->dims);
+		if (s->rank)
+			memcpy(c->dims, s->dims, s->rank * sizeof *c->dims);
 		if (s->dim_kinds) {
 			c->dim_kinds = arena_alloc(a, s->rank);
 			memcpy(c->dim_kinds, s->dim_kinds, s->rank);
@@ -626,7 +733,7 @@ struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type
 	struct hlo_shape s = { .type = (enum ptype)(type->type - 1) };  /* intern stores enum + 1 */
 	(void)type_sp;
 	s.rank = ctx->ints.len - dim_mark;
-	s.dims = &VEC_AT(ctx->ints, int64_t, dim_mark);
+	s.dims = VEC_PTR(ctx->ints, int64_t, dim_mark);
 	bool dynamic = false;
 	for (uint32_t i = 0; i < s.rank; i++) {
 		uint8_t kind = VEC_AT(ctx->kinds, uint8_t, dim_mark + i);
@@ -636,7 +743,7 @@ struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type
 			build_error(ctx, sp, "dimension size %lld is negative", (long long)s.dims[i]);
 	}
 	if (dynamic)
-		s.dim_kinds = &VEC_AT(ctx->kinds, uint8_t, dim_mark);
+		s.dim_kinds = VEC_PTR(ctx->kinds, uint8_t, dim_mark);
 	s.layout = layout;
 	if (layout && layout->rank != s.rank)
 		build_error(ctx, sp, "layout has %u minor-to-major entries for a rank-%u shape",
@@ -661,7 +768,7 @@ struct hlo_shape *build_tuple_shape(struct build_ctx *ctx, uint32_t mark, struct
 	(void)sp;
 	struct hlo_shape s = { .type = PT_TUPLE };
 	s.rank = ctx->shapes.len - mark;
-	s.elems = &VEC_AT(ctx->shapes, struct hlo_shape *, mark);
+	s.elems = VEC_PTR(ctx->shapes, struct hlo_shape *, mark);
 	struct hlo_shape *c = build_intern_shape(ctx, &s);
 	ctx->shapes.len = mark;
 	return c;
@@ -744,23 +851,31 @@ void build_layout_tile_dim(struct build_ctx *ctx, int64_t v)
 	build_int(ctx, v, 0);
 }
 
-void build_layout_tile_end(struct build_ctx *ctx)
+void build_layout_tile_end(struct build_ctx *ctx, struct span sp)
 {
 	struct build_layout *b = build_cur_layout(ctx);
 	uint32_t start = b->int_mark + b->l.rank;
 	struct hlo_tile t;
 	if (b->last != LR_T)
-		build_layout_order(ctx, LR_T, "T", b->span);
+		build_layout_order(ctx, LR_T, "T", sp);
 	t.dims = build_vec_take(ctx, &ctx->ints, start, sizeof *t.dims, &t.rank);
 	ctx->kinds.len = start;
 	*(struct hlo_tile *)build_vec_push(&ctx->tiles, sizeof t) = t;
 }
 
-void build_layout_int(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
-		      int64_t v, struct span sp)
+/* Letters of layout attributes are plain identifiers compared by text. */
+static bool build_is_letter(struct build_ctx *ctx, struct span sp, const char *l)
+{
+	size_t n = strlen(l);
+	return span_len(sp) == n && !memcmp(ctx->src->buf + sp.start, l, n);
+}
+
+void build_layout_int(struct build_ctx *ctx, struct span letter_sp, int64_t v, struct span sp)
 {
 	struct build_layout *b = build_cur_layout(ctx);
-	const char *l = letter->str;
+	char l[8];
+	snprintf(l, sizeof l, "%.*s", (int)(span_len(letter_sp) < 7 ? span_len(letter_sp) : 7),
+		 ctx->src->buf + letter_sp.start);
 	if (!strcmp(l, "L")) {
 		build_layout_order(ctx, LR_L, l, letter_sp);
 		b->l.tail_padding = v;
@@ -801,33 +916,35 @@ void build_layout_split(struct build_ctx *ctx, int64_t dim, uint32_t int_mark, s
 	*(struct hlo_split *)build_vec_push(&ctx->splits, sizeof s) = s;
 }
 
-void build_layout_splits_end(struct build_ctx *ctx, struct interned *letter, struct span sp)
+void build_layout_splits_end(struct build_ctx *ctx, struct span letter, struct span sp)
 {
-	if (strcmp(letter->str, "SC"))
-		build_error(ctx, sp, "unknown layout attribute '%s'", letter->str);
+	if (!build_is_letter(ctx, letter, "SC"))
+		build_error(ctx, sp, "unknown layout attribute '%.*s'", (int)span_len(letter),
+			    ctx->src->buf + letter.start);
 	else
 		build_layout_order(ctx, LR_SC, "SC", sp);
 }
 
-void build_layout_dlt(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
-		      uint32_t count, struct span sp)
+void build_layout_dlt(struct build_ctx *ctx, struct span letter, uint32_t count, struct span sp)
 {
-	if (strcmp(letter->str, "D")) {
-		build_error(ctx, sp, "unknown layout attribute '%s'", letter->str);
+	if (!build_is_letter(ctx, letter, "D")) {
+		build_error(ctx, sp, "unknown layout attribute '%.*s'", (int)span_len(letter),
+			    ctx->src->buf + letter.start);
 		return;
 	}
-	build_layout_order(ctx, LR_D, "D", letter_sp);
+	build_layout_order(ctx, LR_D, "D", letter);
 	build_cur_layout(ctx)->l.ndim_level_types = count;
 }
 
-void build_layout_physical(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
-			   struct hlo_shape *shape, struct span sp)
+void build_layout_physical(struct build_ctx *ctx, struct span letter, struct hlo_shape *shape,
+			   struct span sp)
 {
-	if (strcmp(letter->str, "P")) {
-		build_error(ctx, sp, "unknown layout attribute '%s'", letter->str);
+	if (!build_is_letter(ctx, letter, "P")) {
+		build_error(ctx, sp, "unknown layout attribute '%.*s'", (int)span_len(letter),
+			    ctx->src->buf + letter.start);
 		return;
 	}
-	build_layout_order(ctx, LR_P, "P", letter_sp);
+	build_layout_order(ctx, LR_P, "P", letter);
 	build_cur_layout(ctx)->l.physical = shape;
 	/* XLA accepts P(...) only on sparse layouts, which dense text cannot express. */
 	if (!build_cur_layout(ctx)->l.ndim_level_types)
@@ -839,10 +956,10 @@ struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
 	struct build_layout *b = build_cur_layout(ctx);
 	ctx->layouts.len--;
 	struct hlo_layout *l = &b->l;
-	l->minor_to_major = &VEC_AT(ctx->ints, int64_t, b->int_mark);
-	l->tiles = ctx->tiles.len > b->tile_mark ? &VEC_AT(ctx->tiles, struct hlo_tile, b->tile_mark) : NULL;
+	l->minor_to_major = VEC_PTR(ctx->ints, int64_t, b->int_mark);
+	l->tiles = ctx->tiles.len > b->tile_mark ? VEC_PTR(ctx->tiles, struct hlo_tile, b->tile_mark) : NULL;
 	l->ntiles = ctx->tiles.len - b->tile_mark;
-	l->splits = ctx->splits.len > b->split_mark ? &VEC_AT(ctx->splits, struct hlo_split, b->split_mark) : NULL;
+	l->splits = ctx->splits.len > b->split_mark ? VEC_PTR(ctx->splits, struct hlo_split, b->split_mark) : NULL;
 	l->nsplits = ctx->splits.len - b->split_mark;
 	for (uint32_t i = 0; i < l->rank; i++)
 		if (l->minor_to_major[i] < 0 || (uint64_t)l->minor_to_major[i] >= l->rank)
@@ -884,11 +1001,14 @@ struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
 		c = arena_alloc(a, sizeof *c);
 		*c = *l;
 		c->minor_to_major = arena_array(a, l->rank, sizeof(int64_t));
-		memcpy(c->minor_to_major, l->minor_to_major, l->rank * sizeof(int64_t));
+		if (l->rank)
+			memcpy(c->minor_to_major, l->minor_to_major, l->rank * sizeof(int64_t));
 		c->tiles = arena_array(a, l->ntiles, sizeof *c->tiles);
-		memcpy(c->tiles, l->tiles ? l->tiles : c->tiles, l->ntiles * sizeof *c->tiles);
+		if (l->ntiles)
+			memcpy(c->tiles, l->tiles, l->ntiles * sizeof *c->tiles);
 		c->splits = arena_array(a, l->nsplits, sizeof *c->splits);
-		memcpy(c->splits, l->splits ? l->splits : c->splits, l->nsplits * sizeof *c->splits);
+		if (l->nsplits)
+			memcpy(c->splits, l->splits, l->nsplits * sizeof *c->splits);
 		if (e)
 			e->data = c;
 	}
@@ -925,6 +1045,8 @@ struct hlo_value *build_value_atom(struct build_ctx *ctx, enum value_kind kind, 
 			return build_new_value(ctx, V_INF, sp);
 		id = build_intern(ctx, ctx->src->buf + sp.start, span_len(sp));
 	}
+	if (!id && (kind == V_IDENT || kind == V_NAME))
+		id = build_intern_span(ctx, build_name_text(ctx, sp));
 	struct hlo_value *v = build_new_value(ctx, kind, sp);
 	v->key = id;
 	if (kind == V_INT || kind == V_PUNCT)

@@ -29,12 +29,15 @@ struct scan_state {
 	int prev;               /* previous token kind (layout '{' detection) */
 	int depth;              /* open brackets of all kinds */
 	int brace_depth;        /* open '{' */
+	int instr_depth;        /* depth of the instruction being scanned (its attributes) */
 	int fa_depth;           /* brace depth inside frontend_attributes={, or 0 */
 	bool json_pending;      /* next '{' starts a raw JSON dict */
 	bool literal_pending;   /* next '(' starts a raw constant literal */
+	bool md_pending;        /* next '{' starts a metadata block, captured whole */
 	int cap_depth;          /* raw capture nesting */
 	uint64_t cap_start;     /* raw capture / comment start offset */
 	bool lex_error;         /* the scanner reported an error for this token */
+	bool fatal;             /* a lexical error ended the input */
 	/* Inputs over the window size are scanned a window at a time (flex
 	 * buffers are int-sized); see scan_next_window. */
 	char *whole;            /* the full buffer being scanned */
@@ -63,12 +66,14 @@ struct build_ctx {
 	struct arena *arena;        /* IR arena (module mode) or value arena */
 	unsigned errors;            /* errors reported in this run */
 	unsigned module_errors;     /* errors since the current module began */
+	bool recovering;            /* after an error, until an instruction parses again */
 	struct hlo_module *module;  /* module under construction */
 	struct hlo_module **last_module;
 	struct build_vec comps;     /* computations of the module under construction */
 	struct build_vec comp_stack;/* open computations (inline bodies nest) */
 	struct build_vec instrs;    /* instructions of open computations */
 	struct build_vec operands;  /* struct hlo_operand */
+	struct build_vec operand_extras; /* struct hlo_operand_extra, parallel to operands */
 	struct build_vec attrs;     /* struct hlo_attr */
 	struct build_vec ints;      /* int64_t */
 	struct build_vec kinds;     /* uint8_t dim kinds, parallel to dims */
@@ -84,6 +89,9 @@ struct build_ctx {
 	uint32_t anon_counter;
 	int nesting_limit;
 };
+
+/* hlo_operand.reserved while building: how to finish the operand. */
+enum { BUILD_OPERAND_NAME, BUILD_OPERAND_INT, BUILD_OPERAND_EXTRA };
 
 /* Runs the grammar over buf[0..len) whose first byte is at source offset
  * base.  mode selects the start symbol.  buf must be followed by two NULs. */
@@ -108,23 +116,20 @@ struct interned *build_intern(struct build_ctx *ctx, const char *s, size_t n);
 /* ---- builders, one per grammar action; see hlo.y for the rules ---- */
 struct hlo_stack_tables;
 void build_empty_input(struct build_ctx *ctx, struct span sp);
-void build_module_header(struct build_ctx *ctx, struct interned *name, struct span name_sp,
-			 uint32_t attr_mark, struct span sp);
+void build_module_header(struct build_ctx *ctx, struct span name_sp, uint32_t attr_mark, struct span sp);
 void build_module_end(struct build_ctx *ctx, struct span sp);
 void build_stack_name(struct build_ctx *ctx, int table, int64_t index, struct span str);
 void build_stack_entry(struct build_ctx *ctx, int table, int64_t index, struct span group);
-struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct interned *name,
-				 struct span name_sp, uint32_t sig_mark, struct hlo_shape *result,
-				 bool has_sig);
+struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span name_sp,
+				 uint32_t sig_mark, struct hlo_shape *result, bool has_sig);
 uint32_t build_sig_mark(struct build_ctx *ctx);
-void build_sig_param(struct build_ctx *ctx, struct interned *name, struct span sp,
-		     struct hlo_shape *shape);
+void build_sig_param(struct build_ctx *ctx, struct span sp, struct hlo_shape *shape);
 struct hlo_comp *build_body_begin(struct build_ctx *ctx);
 struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struct span sp);
 void build_comp_end(struct build_ctx *ctx, struct hlo_comp *head, struct hlo_comp *body,
 		    struct span exec_thread, struct span sp);
-void build_instr(struct build_ctx *ctx, bool root, struct interned *name, struct span name_sp,
-		 struct hlo_instr *rhs, uint32_t attr_mark, struct span sp);
+void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct hlo_instr *rhs,
+		 uint32_t attr_mark, struct span sp);
 struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struct span op_sp,
 			   uint32_t operand_mark, struct span sp);
 struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcode,
@@ -132,8 +137,8 @@ struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcod
 struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
 				  struct hlo_shape *shape, struct span sp);
 uint32_t build_operand_mark(struct build_ctx *ctx);
-void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct interned *name,
-		   struct span sp, uint32_t gte_mark);
+void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span name_sp,
+		   uint32_t gte_mark);
 void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct span sp);
 void build_operand_int(struct build_ctx *ctx, int64_t value, struct span sp);
 uint32_t build_attr_mark(struct build_ctx *ctx);
@@ -155,16 +160,14 @@ void build_layout_begin(struct build_ctx *ctx, struct span sp);
 struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp);
 void build_layout_m2m(struct build_ctx *ctx, int64_t v);
 void build_layout_tile_dim(struct build_ctx *ctx, int64_t v);
-void build_layout_tile_end(struct build_ctx *ctx);
-void build_layout_int(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
-		      int64_t v, struct span sp);
+void build_layout_tile_end(struct build_ctx *ctx, struct span sp);
+void build_layout_int(struct build_ctx *ctx, struct span letter, int64_t v, struct span sp);
 void build_layout_type(struct build_ctx *ctx, int which, struct interned *type, struct span sp);
 void build_layout_split(struct build_ctx *ctx, int64_t dim, uint32_t int_mark, struct span sp);
-void build_layout_splits_end(struct build_ctx *ctx, struct interned *letter, struct span sp);
-void build_layout_dlt(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
-		      uint32_t count, struct span sp);
-void build_layout_physical(struct build_ctx *ctx, struct interned *letter, struct span letter_sp,
-			   struct hlo_shape *shape, struct span sp);
+void build_layout_splits_end(struct build_ctx *ctx, struct span letter, struct span sp);
+void build_layout_dlt(struct build_ctx *ctx, struct span letter, uint32_t count, struct span sp);
+void build_layout_physical(struct build_ctx *ctx, struct span letter, struct hlo_shape *shape,
+			   struct span sp);
 /* values (module mode: return NULL, the value stays a span) */
 struct hlo_value *build_value_atom(struct build_ctx *ctx, enum value_kind kind, int64_t i,
 				   struct interned *id, struct span sp);

@@ -27,8 +27,7 @@ struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source *
 	struct source *src = source_load(path, err, sizeof err);
 	*src_out = src;
 	if (!src) {
-		fprintf(stderr, "%s\n", err);
-		d->errors++;
+		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
 		return NULL;
 	}
 	return parse_file(src, d);

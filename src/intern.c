@@ -19,8 +19,8 @@
  * first few thousand names do not pay for repeated bucket doubling. */
 #undef HASH_INITIAL_NUM_BUCKETS
 #undef HASH_INITIAL_NUM_BUCKETS_LOG2
-#define HASH_INITIAL_NUM_BUCKETS (1U<<20)
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 20U
+#define HASH_INITIAL_NUM_BUCKETS 1024U
+#define HASH_INITIAL_NUM_BUCKETS_LOG2 10U
 
 struct intern_entry {
 	struct interned pub;   /* first: the public view is the entry address */
@@ -132,10 +132,6 @@ struct interned *intern_find(struct intern_table *t, const char *s, size_t n)
 	return intern_lookup(t, s, n, 0);
 }
 
-/* Not yet in intern.h (proposed): lets the parser size the buckets from the
- * input length, because every uthash doubling walks all entries (cache
- * misses) and dominates interning on 100 MB inputs. */
-void intern_reserve(struct intern_table *t, size_t n);
 void intern_reserve(struct intern_table *t, size_t n)
 {
 	if (!t->head)
@@ -153,10 +149,16 @@ size_t intern_count(const struct intern_table *t)
 	return t->count;
 }
 
-struct intern_table *intern_new(void)
+struct intern_table *intern_new_empty(void)
 {
 	struct intern_table *t = xcalloc(1, sizeof *t);
 	arena_init(&t->arena);
+	return t;
+}
+
+struct intern_table *intern_new(void)
+{
+	struct intern_table *t = intern_new_empty();
 	/* The stored codes are enum + 1 so that 0 means "not one of these";
 	 * see intern.h.  "tuple" and "buffer" are shapes, not element types,
 	 * and are deliberately absent from types.def. */

@@ -14,7 +14,7 @@ struct interned {
 	uint32_t len;
 	int16_t opcode;     /* enum opcode + 1, or 0 */
 	int16_t type;       /* enum ptype + 1, or 0 */
-	int16_t keyword;    /* enum keyword + 1, or 0 */
+	int16_t keyword;    /* enum keyword (KW_x, 1-based), or 0 */
 	int16_t attr;       /* enum attr_key + 1, or 0 (known attribute names) */
 	void *binding;      /* scope slot for the resolver; NULL when unbound */
 	void *data;         /* owner-defined slot (hash-consed shapes) */
@@ -22,10 +22,15 @@ struct interned {
 
 /* Creates a table with the opcode/type/keyword/attribute vocab preloaded. */
 struct intern_table *intern_new(void);
+/* A table without the vocabulary: a scratch name -> binding map. */
+struct intern_table *intern_new_empty(void);
 void intern_free(struct intern_table *t);
 /* Returns the unique entry for bytes s[0..n); never NULL. */
 struct interned *intern(struct intern_table *t, const char *s, size_t n);
 /* Returns the entry or NULL when s was never interned. */
 struct interned *intern_find(struct intern_table *t, const char *s, size_t n);
 size_t intern_count(const struct intern_table *t);
+/* Pre-sizes the bucket array for about n entries (no effect on an empty
+ * table): every uthash doubling rehashes all entries. */
+void intern_reserve(struct intern_table *t, size_t n);
 #endif

@@ -138,12 +138,24 @@ struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name)
 	return NULL;
 }
 
+bool ir_name_is(const struct hlo_instr *i, const char *s)
+{
+	size_t n = strlen(s);
+	return i->name_len == n && !memcmp(i->name, s, n);
+}
+
 struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name)
 {
 	for (uint32_t i = 0; i < c->ninstrs; i++)
-		if (!strcmp(c->instrs[i]->name->str, name))
+		if (ir_name_is(c->instrs[i], name))
 			return c->instrs[i];
 	return NULL;
+}
+
+struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n)
+{
+	*n = i->extra ? i->extra->ncontrol : 0;
+	return *n ? i->extra->control : NULL;
 }
 
 bool ir_shape_is_array(const struct hlo_shape *s)

@@ -95,12 +95,24 @@ struct hlo_shape {
 
 /* ---- Attributes ---- */
 
+/* One "name=value" after an instruction or in the module header.  The value
+ * is kept as its source text and decoded on demand (value.h, attr.h). */
 struct hlo_attr {
 	struct interned *name;      /* without the '=' */
-	enum attr_key key;          /* ATTR_UNKNOWN when not in attrs.def */
-	struct span name_span;      /* "name=" */
-	struct span value;          /* the value text, continuation values included */
+	uint64_t value_off;         /* source offset of the value text */
+	uint32_t value_len;         /* continuation values (calls=%a, %b) included */
+	uint16_t key;               /* enum attr_key; ATTR_UNKNOWN when not in attrs.def */
 };
+
+static inline struct span ir_attr_value(const struct hlo_attr *a)
+{
+	return span_make(a->value_off, a->value_off + a->value_len);
+}
+/* "name=" directly precedes the value (the scanner makes it one token). */
+static inline struct span ir_attr_name_span(const struct hlo_attr *a)
+{
+	return span_make(a->value_off - a->name->len - 1, a->value_off);
+}
 
 /* ---- Instructions ---- */
 
@@ -108,47 +120,92 @@ struct hlo_instr;
 struct hlo_comp;
 struct hlo_module;
 
+/* Operands are small: a big dump has about as many of them as instructions. */
 struct hlo_operand {
-	union {
-		struct interned *name;  /* before resolution */
-		struct hlo_instr *instr;/* after resolution */
-	} u;
-	struct hlo_shape *declared; /* old typed form "f32[] %x", else NULL */
-	struct span span;
-	uint32_t ngte;              /* compact GTE suffixes "%p#1#0" */
-	int64_t *gte;
-	bool resolved;              /* u.instr is valid */
+	struct hlo_instr *instr;    /* NULL until resolved */
+	uint64_t off;               /* source offset of the operand name (no '%'), or of a nested instruction */
+	uint32_t len;
+	uint32_t reserved;
 };
 
-struct hlo_instr {
-	enum ir_kind kind;          /* IR_INSTR */
-	enum opcode op;
-	struct interned *name;
-	struct span span;           /* from the name (or ROOT) to the end of the last attribute */
-	struct span name_span;
-	struct span opcode_span;
-	struct hlo_shape *shape;    /* NULL only before inference for shape-less text */
-	struct hlo_comp *comp;
-	uint32_t index;             /* position in comp->instrs (program order) */
-	uint32_t noperands;
-	struct hlo_operand *operands;
-	uint32_t nusers;
-	struct hlo_instr **users;
-	uint32_t ncallees;
-	struct hlo_comp **callees;  /* in attribute order */
-	uint32_t nattrs;
-	struct hlo_attr *attrs;
-	uint32_t ncontrol;          /* control-predecessors, resolved */
-	struct hlo_instr **control;
-	struct span literal;        /* constant(...) text including parens, or none */
-	int64_t parameter_number;   /* parameter(N), else -1 */
-	int64_t tuple_index;        /* get-tuple-element index=N (resolved), else -1 */
-	enum opcode async_wrapped;  /* op of "<op>-start" sugar, else OP_COUNT */
-	bool is_root;               /* written with ROOT */
-	bool anonymous;             /* nested instruction or synthesized GTE */
-	bool shape_written;         /* result shape present in the text */
-	void *cache;                /* decoded attributes (attr.c) */
+/* Rare operand details, kept out of line (old typed form, compact GTE). */
+struct hlo_operand_extra {
+	struct hlo_shape *declared; /* "f32[] %x": the written shape, else NULL */
+	uint32_t ngte;              /* "%p#1#0" suffixes */
+	int64_t *gte;
 };
+
+/* Rarely used instruction parts, allocated only when present. */
+struct hlo_instr_extra {
+	struct hlo_operand_extra *operands;  /* noperands entries, or NULL */
+	uint32_t ncontrol;
+	struct hlo_instr **control;          /* control-predecessors, resolved */
+};
+
+enum instr_flag {
+	IR_ROOT = 1,          /* written with ROOT */
+	IR_ANONYMOUS = 2,     /* nested instruction or synthesized GTE */
+	IR_SHAPE_WRITTEN = 4, /* result shape present in the text */
+};
+
+/* Kept compact (128 bytes): the IR of a 100 MB dump must fit next to it.
+ * Names are slices of the source (or of the arena for synthesized ones),
+ * not interned: they are unique per computation, so interning would cost
+ * more than the text.  Use the accessors below for spans. */
+struct hlo_instr {
+	uint8_t kind;               /* IR_INSTR */
+	uint8_t op;                 /* enum opcode; OP_COUNT when unknown */
+	uint8_t async_wrapped;      /* op of "<op>-start" sugar, else OP_COUNT */
+	uint8_t flags;              /* enum instr_flag */
+	uint32_t index;             /* position in comp->instrs (program order) */
+	uint64_t start;             /* source span: name (or ROOT) to end of attributes */
+	uint32_t len;
+	uint32_t name_len;
+	const char *name;           /* name_len bytes, no '%', not NUL-terminated */
+	uint32_t name_off;          /* name offset from start (source names) */
+	uint32_t op_off;            /* opcode offset from start */
+	uint32_t lit_off, lit_len;  /* constant "(...)" offset from start / length; len 0 = none */
+	uint16_t op_len;
+	uint16_t nattrs;
+	uint32_t noperands;
+	uint32_t nusers;
+	uint32_t ncallees;
+	struct hlo_shape *shape;    /* result shape (inferred when not written) */
+	struct hlo_comp *comp;
+	struct hlo_operand *operands;
+	struct hlo_instr **users;
+	struct hlo_attr *attrs;
+	struct hlo_comp **callees;  /* in attribute order */
+	struct hlo_instr_extra *extra;
+	int64_t number;             /* parameter(N) number, get-tuple-element index, else -1 */
+};
+
+static inline struct span ir_instr_span(const struct hlo_instr *i)
+{
+	return span_make(i->start, i->start + i->len);
+}
+static inline struct span ir_instr_name_span(const struct hlo_instr *i)
+{
+	return span_make(i->start + i->name_off, i->start + i->name_off + i->name_len);
+}
+static inline struct span ir_instr_opcode_span(const struct hlo_instr *i)
+{
+	return span_make(i->start + i->op_off, i->start + i->op_off + i->op_len);
+}
+/* The "( ... )" of a constant; span_none() when there is none. */
+static inline struct span ir_instr_literal(const struct hlo_instr *i)
+{
+	return i->lit_len ? span_make(i->start + i->lit_off, i->start + i->lit_off + i->lit_len)
+			  : span_none();
+}
+static inline struct span ir_operand_span(const struct hlo_operand *o)
+{
+	return span_make(o->off, o->off + o->len);
+}
+static inline bool ir_is_root(const struct hlo_instr *i) { return i->flags & IR_ROOT; }
+static inline bool ir_is_anonymous(const struct hlo_instr *i) { return i->flags & IR_ANONYMOUS; }
+/* True when the instruction's name is exactly s. */
+bool ir_name_is(const struct hlo_instr *i, const char *s);
 
 struct hlo_comp {
 	enum ir_kind kind;          /* IR_COMP */
@@ -249,6 +306,8 @@ const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, c
 const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key);
 struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name);
 struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name);
+/* control-predecessors of i (count in *n); NULL when none. */
+struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n);
 /* Number of elements of an array shape (1 for scalars, 0 for tuples). */
 uint64_t ir_shape_elements(const struct hlo_shape *s);
 bool ir_shape_is_array(const struct hlo_shape *s);

@@ -16,10 +16,10 @@
 
 /* ---- Element types ---- */
 
-enum lit_class { LC_NONE, LC_PRED, LC_SINT, LC_UINT, LC_FLOAT, LC_COMPLEX };
+enum literal_class { LC_NONE, LC_PRED, LC_SINT, LC_UINT, LC_FLOAT, LC_COMPLEX };
 
 /* How a float type encodes NaN (ml_dtypes / IEEE). */
-enum lit_nan {
+enum literal_nan {
 	LN_NONE,      /* no NaN at all (f4e2m1fn, f6*) */
 	LN_IEEE,      /* signed NaNs with a payload of mant bits */
 	LN_SIGNED,    /* one NaN per sign, no payload (f8e4m3fn) */
@@ -27,36 +27,36 @@ enum lit_nan {
 	LN_UNSIGNED,  /* single unsigned NaN (f8e8m0fnu) */
 };
 
-struct lit_float {
+struct literal_float {
 	int mant;        /* explicit mantissa bits */
 	int emin;        /* exponent of the smallest normal number */
 	double max;      /* largest finite value */
 	bool inf;        /* has infinities */
-	enum lit_nan nan;
+	enum literal_nan nan;
 	int digits;      /* max_digits10 for printing; 0 = f32/f64 round-trip rules */
 	bool via_float;  /* Eigen half/bfloat16 convert double -> float -> type */
 	bool fnuz;       /* no negative zero */
 	bool no_zero;    /* f8e8m0fnu: powers of two only, no zero, no sign */
 };
 
-static const struct lit_float fmt_f64 = { 52, -1022, DBL_MAX, true, LN_IEEE, 0, false, false, false };
-static const struct lit_float fmt_f32 = { 23, -126, FLT_MAX, true, LN_IEEE, 0, false, false, false };
+static const struct literal_float fmt_f64 = { 52, -1022, DBL_MAX, true, LN_IEEE, 0, false, false, false };
+static const struct literal_float fmt_f32 = { 23, -126, FLT_MAX, true, LN_IEEE, 0, false, false, false };
 
-static const struct lit_float *lit_float_fmt(enum ptype t)
+static const struct literal_float *literal_float_fmt(enum ptype t)
 {
-	static const struct lit_float f16 = { 10, -14, 65504.0, true, LN_IEEE, 5, true, false, false };
-	static const struct lit_float bf16 = { 7, -126, 0x1.fep127, true, LN_IEEE, 4, true, false, false };
-	static const struct lit_float e5m2 = { 2, -14, 57344.0, true, LN_IEEE, 2, false, false, false };
-	static const struct lit_float e4m3 = { 3, -6, 240.0, true, LN_IEEE, 3, false, false, false };
-	static const struct lit_float e4m3fn = { 3, -6, 448.0, false, LN_SIGNED, 3, false, false, false };
-	static const struct lit_float e4m3b11 = { 3, -10, 30.0, false, LN_UZ, 3, false, true, false };
-	static const struct lit_float e3m4 = { 4, -2, 15.5, true, LN_IEEE, 3, false, false, false };
-	static const struct lit_float e5m2fnuz = { 2, -15, 57344.0, false, LN_UZ, 2, false, true, false };
-	static const struct lit_float e4m3fnuz = { 3, -7, 240.0, false, LN_UZ, 3, false, true, false };
-	static const struct lit_float e8m0 = { 0, -127, 0x1p127, false, LN_UNSIGNED, 2, false, false, true };
-	static const struct lit_float e3m2 = { 2, -2, 28.0, false, LN_NONE, 2, false, false, false };
-	static const struct lit_float e2m3 = { 3, 0, 7.5, false, LN_NONE, 3, false, false, false };
-	static const struct lit_float e2m1 = { 1, 0, 6.0, false, LN_NONE, 2, false, false, false };
+	static const struct literal_float f16 = { 10, -14, 65504.0, true, LN_IEEE, 5, true, false, false };
+	static const struct literal_float bf16 = { 7, -126, 0x1.fep127, true, LN_IEEE, 4, true, false, false };
+	static const struct literal_float e5m2 = { 2, -14, 57344.0, true, LN_IEEE, 2, false, false, false };
+	static const struct literal_float e4m3 = { 3, -6, 240.0, true, LN_IEEE, 3, false, false, false };
+	static const struct literal_float e4m3fn = { 3, -6, 448.0, false, LN_SIGNED, 3, false, false, false };
+	static const struct literal_float e4m3b11 = { 3, -10, 30.0, false, LN_UZ, 3, false, true, false };
+	static const struct literal_float e3m4 = { 4, -2, 15.5, true, LN_IEEE, 3, false, false, false };
+	static const struct literal_float e5m2fnuz = { 2, -15, 57344.0, false, LN_UZ, 2, false, true, false };
+	static const struct literal_float e4m3fnuz = { 3, -7, 240.0, false, LN_UZ, 3, false, true, false };
+	static const struct literal_float e8m0 = { 0, -127, 0x1p127, false, LN_UNSIGNED, 2, false, false, true };
+	static const struct literal_float e3m2 = { 2, -2, 28.0, false, LN_NONE, 2, false, false, false };
+	static const struct literal_float e2m3 = { 3, 0, 7.5, false, LN_NONE, 3, false, false, false };
+	static const struct literal_float e2m1 = { 1, 0, 6.0, false, LN_NONE, 2, false, false, false };
 	switch (t) {
 	case PT_F64: case PT_C128: return &fmt_f64;
 	case PT_F32: case PT_C64: return &fmt_f32;
@@ -77,7 +77,7 @@ static const struct lit_float *lit_float_fmt(enum ptype t)
 	}
 }
 
-static const char *lit_type_name(enum ptype t)
+static const char *literal_type_name(enum ptype t)
 {
 	static const char *const names[] = {
 #define TYPE(e, text, bits) [PT_##e] = text,
@@ -86,12 +86,14 @@ static const char *lit_type_name(enum ptype t)
 	};
 	if (t == PT_TUPLE)
 		return "tuple";
+	if (t == PT_BUFFER)
+		return "buffer";
 	if ((unsigned)t < sizeof names / sizeof names[0] && names[t])
 		return names[t];
 	return "invalid type";
 }
 
-static int lit_type_bits(enum ptype t)
+static int literal_type_bits(enum ptype t)
 {
 	static const int bits[] = {
 #define TYPE(e, text, b) [PT_##e] = b,
@@ -101,7 +103,7 @@ static int lit_type_bits(enum ptype t)
 	return (unsigned)t < sizeof bits / sizeof bits[0] ? bits[t] : 0;
 }
 
-static enum lit_class lit_classify(enum ptype t)
+static enum literal_class literal_classify(enum ptype t)
 {
 	switch (t) {
 	case PT_PRED: return LC_PRED;
@@ -110,13 +112,13 @@ static enum lit_class lit_classify(enum ptype t)
 	case PT_U1: case PT_U2: case PT_U4: case PT_U8: case PT_U16: case PT_U32: case PT_U64:
 		return LC_UINT;
 	case PT_C64: case PT_C128: return LC_COMPLEX;
-	default: return lit_float_fmt(t) ? LC_FLOAT : LC_NONE;
+	default: return literal_float_fmt(t) ? LC_FLOAT : LC_NONE;
 	}
 }
 
 /* ---- Lexer ---- */
 
-enum lit_tok {
+enum literal_tok {
 	LT_END, LT_LBRACE, LT_RBRACE, LT_LPAREN, LT_RPAREN, LT_COMMA, LT_DOTS,
 	LT_INT, LT_DEC, LT_INF, LT_NEGINF, LT_TRUE, LT_FALSE, LT_ERROR
 };
@@ -125,8 +127,8 @@ enum lit_tok {
 #define LIT_QUIET ((uint64_t)1 << 51)
 #define LIT_MAX_PAYLOAD (((uint64_t)1 << 52) - 1)
 
-struct lit_token {
-	enum lit_tok kind;
+struct literal_token {
+	enum literal_tok kind;
 	uint64_t start, end;
 	int64_t i;          /* LT_INT; values above INT64_MAX wrap like XLA's lexer */
 	double d;           /* LT_DEC (may be +-inf after overflow) */
@@ -134,18 +136,18 @@ struct lit_token {
 	uint64_t payload;   /* nan payload, LIT_QUIET when none was written */
 };
 
-struct lit_parser {
+struct literal_parser {
 	const char *buf;
 	uint64_t pos, end;          /* lexer cursor, end of the literal span */
-	struct lit_token tok;       /* current (not yet consumed) token */
+	struct literal_token tok;       /* current (not yet consumed) token */
 	struct literal_error *err;
 	bool failed;
 };
 
-static bool lit_fail(struct lit_parser *P, uint64_t s, uint64_t e, const char *fmt, ...)
+static bool literal_fail(struct literal_parser *P, uint64_t s, uint64_t e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static bool lit_fail(struct lit_parser *P, uint64_t s, uint64_t e, const char *fmt, ...)
+static bool literal_fail(struct literal_parser *P, uint64_t s, uint64_t e, const char *fmt, ...)
 {
 	if (P->failed)
 		return false;
@@ -166,7 +168,7 @@ static bool lit_fail(struct lit_parser *P, uint64_t s, uint64_t e, const char *f
 #define TOK_ARG(P, t) (int)((t)->end - (t)->start > 40 ? 40 : (t)->end - (t)->start), \
 	(P)->buf + (t)->start, (t)->end - (t)->start > 40 ? "..." : ""
 
-static const char *lit_tok_desc(enum lit_tok k)
+static const char *literal_tok_desc(enum literal_tok k)
 {
 	switch (k) {
 	case LT_END: return "end of literal";
@@ -180,12 +182,12 @@ static const char *lit_tok_desc(enum lit_tok k)
 	}
 }
 
-static bool lit_is_word_char(char c)
+static bool literal_is_word_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
 }
 
-static int lit_hex(char c)
+static int literal_hex(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -198,12 +200,12 @@ static int lit_hex(char c)
 
 /* inf, -inf, true, false, nan, -nan and nan(0x...) payloads.  p is at the
  * first letter; neg says a '-' came just before (at p - 1). */
-static void lit_lex_word(struct lit_parser *P, uint64_t p, bool neg)
+static void literal_lex_word(struct literal_parser *P, uint64_t p, bool neg)
 {
 	const char *b = P->buf;
-	struct lit_token *t = &P->tok;
+	struct literal_token *t = &P->tok;
 	uint64_t q = p;
-	while (q < P->end && lit_is_word_char(b[q]))
+	while (q < P->end && literal_is_word_char(b[q]))
 		q++;
 	size_t n = q - p;
 	t->end = q;
@@ -220,36 +222,36 @@ static void lit_lex_word(struct lit_parser *P, uint64_t p, bool neg)
 		t->d = neg ? -NAN : NAN;
 		if (q + 2 < P->end && b[q] == '(' && b[q + 1] == '0' && b[q + 2] == 'x') {
 			uint64_t r = q + 3, v = 0;
-			bool big = false;
-			while (r < P->end && lit_hex(b[r]) >= 0) {
+			bool big = false;  /* more than 52 bits: stop accumulating */
+			for (; r < P->end && literal_hex(b[r]) >= 0; r++) {
 				if (v > LIT_MAX_PAYLOAD >> 4)
 					big = true;
-				v = (v << 4 | (uint64_t)lit_hex(b[r])) & 0xfffffffffffffffULL;
-				r++;
+				else
+					v = v << 4 | (uint64_t)literal_hex(b[r]);
 			}
 			if (r == q + 3 || r >= P->end || b[r] != ')') {
-				lit_fail(P, t->start, r, "malformed nan payload");
+				literal_fail(P, t->start, r, "malformed nan payload");
 				return;
 			}
 			t->end = r + 1;
 			if (big || v == 0 || v > LIT_MAX_PAYLOAD) {
-				lit_fail(P, t->start, t->end, "nan payload " TOK_FMT " must be between 0x1 and 0x%" PRIx64,
+				literal_fail(P, t->start, t->end, "nan payload " TOK_FMT " must be between 0x1 and 0x%" PRIx64,
 					 TOK_ARG(P, t), LIT_MAX_PAYLOAD);
 				return;
 			}
 			t->payload = v;
 		}
 	} else {
-		lit_fail(P, t->start, q, "unexpected '" TOK_FMT "' in literal", TOK_ARG(P, t));
+		literal_fail(P, t->start, q, "unexpected '" TOK_FMT "' in literal", TOK_ARG(P, t));
 	}
 }
 
 /* Numbers as XLA lexes them: Int -?\d+ (non-negative up to 2^64-1, wrapped),
  * Decimal -?(\d+|\d+\.\d*|\d*\.\d+)[eE][+-]?\d+ or -?(\d+\.\d*|\d*\.\d+). */
-static void lit_lex_number(struct lit_parser *P, uint64_t p)
+static void literal_lex_number(struct literal_parser *P, uint64_t p)
 {
 	const char *b = P->buf;
-	struct lit_token *t = &P->tok;
+	struct literal_token *t = &P->tok;
 	uint64_t q = p, e = P->end;
 	bool neg = b[q] == '-';
 	if (neg)
@@ -259,7 +261,7 @@ static void lit_lex_number(struct lit_parser *P, uint64_t p)
 		q++;
 	uint64_t nd1 = q - d1, nd2 = 0;
 	bool dot = false, exp = false;
-	if (q < e && b[q] == '.' && !(q + 2 < e && b[q + 1] == '.' && b[q + 2] == '.')) {
+	if (q < e && b[q] == '.') {
 		dot = true;
 		uint64_t d2 = ++q;
 		while (q < e && isdigit((unsigned char)b[q]))
@@ -268,11 +270,11 @@ static void lit_lex_number(struct lit_parser *P, uint64_t p)
 	}
 	if (nd1 == 0 && nd2 == 0) {
 		if (neg && !dot && q < e && isalpha((unsigned char)b[q])) {
-			lit_lex_word(P, q, true);
+			literal_lex_word(P, q, true);
 			return;
 		}
 		t->end = q > p + 1 ? q : p + 1;
-		lit_fail(P, p, t->end, "unexpected '" TOK_FMT "' in literal", TOK_ARG(P, t));
+		literal_fail(P, p, t->end, "unexpected '" TOK_FMT "' in literal", TOK_ARG(P, t));
 		return;
 	}
 	if (q < e && (b[q] == 'e' || b[q] == 'E')) {
@@ -288,9 +290,9 @@ static void lit_lex_number(struct lit_parser *P, uint64_t p)
 	}
 	t->end = q;
 	if (q < e && (isalpha((unsigned char)b[q]) || b[q] == '_' || b[q] == '.')) {
-		while (t->end < e && lit_is_word_char(b[t->end]))
+		while (t->end < e && literal_is_word_char(b[t->end]))
 			t->end++;
-		lit_fail(P, p, t->end, "malformed number '" TOK_FMT "'", TOK_ARG(P, t));
+		literal_fail(P, p, t->end, "malformed number '" TOK_FMT "'", TOK_ARG(P, t));
 		return;
 	}
 	if (dot || exp) {
@@ -310,14 +312,14 @@ static void lit_lex_number(struct lit_parser *P, uint64_t p)
 	for (uint64_t r = d1; r < q; r++) {
 		unsigned dg = (unsigned)(b[r] - '0');
 		if (v > (UINT64_MAX - dg) / 10) {
-			lit_fail(P, p, q, "integer " TOK_FMT " is out of range", TOK_ARG(P, t));
+			literal_fail(P, p, q, "integer " TOK_FMT " is out of range", TOK_ARG(P, t));
 			return;
 		}
 		v = v * 10 + dg;
 	}
 	if (neg) {
 		if (v > (uint64_t)INT64_MAX + 1) {
-			lit_fail(P, p, q, "integer " TOK_FMT " is out of range", TOK_ARG(P, t));
+			literal_fail(P, p, q, "integer " TOK_FMT " is out of range", TOK_ARG(P, t));
 			return;
 		}
 		t->i = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
@@ -328,11 +330,11 @@ static void lit_lex_number(struct lit_parser *P, uint64_t p)
 }
 
 /* Advances to the next token, skipping blanks and comments. */
-static void lit_next(struct lit_parser *P)
+static void literal_next(struct literal_parser *P)
 {
 	const char *b = P->buf;
 	uint64_t p = P->pos, e = P->end;
-	struct lit_token *t = &P->tok;
+	struct literal_token *t = &P->tok;
 	if (P->failed)
 		return;
 	for (;;) {
@@ -343,7 +345,7 @@ static void lit_next(struct lit_parser *P)
 			while (q + 1 < e && !(b[q] == '*' && b[q + 1] == '/'))
 				q++;
 			if (q + 1 >= e) {
-				lit_fail(P, p, p + 2, "unterminated comment");
+				literal_fail(P, p, p + 2, "unterminated comment");
 				return;
 			}
 			p = q + 2;
@@ -377,62 +379,62 @@ static void lit_next(struct lit_parser *P)
 				t->kind = LT_DOTS;
 				t->end = p + 3;
 			} else {
-				lit_fail(P, p, p + 1, "unexpected character '.'");
+				literal_fail(P, p, p + 1, "unexpected character '.'");
 			}
 			break;
 		default:
 			if (isdigit((unsigned char)b[p]) || b[p] == '-')
-				lit_lex_number(P, p);
+				literal_lex_number(P, p);
 			else if (isalpha((unsigned char)b[p]) || b[p] == '_')
-				lit_lex_word(P, p, false);
+				literal_lex_word(P, p, false);
 			else if (isgraph((unsigned char)b[p]))
-				lit_fail(P, p, p + 1, "unexpected character '%c' in literal", b[p]);
+				literal_fail(P, p, p + 1, "unexpected character '%c' in literal", b[p]);
 			else
-				lit_fail(P, p, p + 1, "unexpected byte 0x%02x in literal", (unsigned char)b[p]);
+				literal_fail(P, p, p + 1, "unexpected byte 0x%02x in literal", (unsigned char)b[p]);
 		}
 	}
 	P->pos = t->end;
 }
 
 /* Fails with "expected WHAT, found <current token>". */
-static bool lit_expected(struct lit_parser *P, const char *what)
+static bool literal_expected(struct literal_parser *P, const char *what)
 {
-	const struct lit_token *t = &P->tok;
-	const char *d = lit_tok_desc(t->kind);
+	const struct literal_token *t = &P->tok;
+	const char *d = literal_tok_desc(t->kind);
 	if (P->failed)
 		return false;
 	if (d)
-		return lit_fail(P, t->start, t->end, "expected %s, found %s", what, d);
-	return lit_fail(P, t->start, t->end, "expected %s, found '" TOK_FMT "'", what, TOK_ARG(P, t));
+		return literal_fail(P, t->start, t->end, "expected %s, found %s", what, d);
+	return literal_fail(P, t->start, t->end, "expected %s, found '" TOK_FMT "'", what, TOK_ARG(P, t));
 }
 
-static bool lit_accept(struct lit_parser *P, enum lit_tok k, const char *what)
+static bool literal_accept(struct literal_parser *P, enum literal_tok k, const char *what)
 {
 	if (P->tok.kind != k)
-		return lit_expected(P, what);
-	lit_next(P);
+		return literal_expected(P, what);
+	literal_next(P);
 	return !P->failed;
 }
 
 /* ---- Values ---- */
 
 /* One float component after conversion to its type. */
-struct lit_fp {
+struct literal_fp {
 	double v;           /* the rounded value (finite or +-inf) */
 	bool nan, neg;      /* nan and its sign bit */
 	uint64_t payload;   /* stored payload bits (LN_IEEE) */
 };
 
-struct lit_value {
+struct literal_value {
 	int64_t i;              /* pred (0/1) and integers */
-	struct lit_fp re, im;   /* floats use re */
+	struct literal_fp re, im;   /* floats use re */
 };
 
 /* Rounds a finite double to format ff with round-to-nearest-even, the way
  * ml_dtypes / Eigen convert (f16/bf16 go through float first).  Returns false
  * when the result does not fit (it would be inf, or NaN for types without
  * infinities): XLA then reports the original value as out of range. */
-static bool lit_round(const struct lit_float *ff, double d, double *out)
+static bool literal_round(const struct literal_float *ff, double d, double *out)
 {
 	if (ff == &fmt_f64) {
 		*out = d;
@@ -474,32 +476,32 @@ static bool lit_round(const struct lit_float *ff, double d, double *out)
 }
 
 /* Stores a NaN of ff with the sign and payload XLA's parser would give it. */
-static bool lit_make_nan(struct lit_parser *P, const struct lit_token *t, const struct lit_float *ff,
-			 enum ptype type, bool neg, uint64_t payload, struct lit_fp *out)
+static bool literal_make_nan(struct literal_parser *P, const struct literal_token *t, const struct literal_float *ff,
+			 enum ptype type, bool neg, uint64_t payload, struct literal_fp *out)
 {
 	out->nan = true;
 	out->v = NAN;
 	out->payload = 0;
 	switch (ff->nan) {
 	case LN_NONE:
-		return lit_fail(P, t->start, t->end, "value " TOK_FMT " is not representable in %s",
-				TOK_ARG(P, t), lit_type_name(type));
+		return literal_fail(P, t->start, t->end, "value " TOK_FMT " is not representable in %s",
+				TOK_ARG(P, t), literal_type_name(type));
 	case LN_IEEE: {
 		uint64_t mask = ((uint64_t)1 << ff->mant) - 1;
 		if (payload == LIT_QUIET)
 			payload = (uint64_t)1 << (ff->mant - 1);
 		else if (payload > mask)
-			return lit_fail(P, t->start, t->end,
+			return literal_fail(P, t->start, t->end,
 					"nan payload 0x%" PRIx64 " is out of range for %s (at most 0x%" PRIx64 ")",
-					payload, lit_type_name(type), mask);
+					payload, literal_type_name(type), mask);
 		out->payload = payload;
 		out->neg = neg;
 		return true;
 	}
 	case LN_SIGNED: case LN_UZ: case LN_UNSIGNED:
 		if (payload != LIT_QUIET)
-			return lit_fail(P, t->start, t->end, "%s does not support nan payloads (0x%" PRIx64 ")",
-					lit_type_name(type), payload);
+			return literal_fail(P, t->start, t->end, "%s does not support nan payloads (0x%" PRIx64 ")",
+					literal_type_name(type), payload);
 		out->neg = ff->nan == LN_UZ ? true : ff->nan == LN_SIGNED ? neg : false;
 		return true;
 	}
@@ -509,11 +511,11 @@ static bool lit_make_nan(struct lit_parser *P, const struct lit_token *t, const 
 /* Reads one float component from the current token.  complex_part names the
  * part for complex types, whose components XLA range-checks without
  * rounding first. */
-static bool lit_float_value(struct lit_parser *P, enum ptype type, const char *complex_part,
-			    struct lit_fp *out)
+static bool literal_float_value(struct literal_parser *P, enum ptype type, const char *complex_part,
+			    struct literal_fp *out)
 {
-	const struct lit_float *ff = lit_float_fmt(type);
-	const struct lit_token *t = &P->tok;
+	const struct literal_float *ff = literal_float_fmt(type);
+	const struct literal_token *t = &P->tok;
 	double d;
 	memset(out, 0, sizeof *out);
 	switch (t->kind) {
@@ -523,72 +525,72 @@ static bool lit_float_value(struct lit_parser *P, enum ptype type, const char *c
 	case LT_NEGINF: d = -INFINITY; break;
 	default: {
 		char what[64];
-		snprintf(what, sizeof what, "a floating-point value for %s", lit_type_name(type));
-		return lit_expected(P, what);
+		snprintf(what, sizeof what, "a floating-point value for %s", literal_type_name(type));
+		return literal_expected(P, what);
 	}
 	}
 	if (t->kind == LT_DEC && t->nan) {
-		if (!lit_make_nan(P, t, ff, type, t->neg, t->payload, out))
+		if (!literal_make_nan(P, t, ff, type, t->neg, t->payload, out))
 			return false;
 	} else if (t->kind == LT_DEC && isinf(d)) {
 		/* A decimal that overflowed double: XLA rejects it outright. */
-		return lit_fail(P, t->start, t->end, "%s" TOK_FMT " is out of range for %s",
-				complex_part ? complex_part : "value ", TOK_ARG(P, t), lit_type_name(type));
+		return literal_fail(P, t->start, t->end, "%s" TOK_FMT " is out of range for %s",
+				complex_part ? complex_part : "value ", TOK_ARG(P, t), literal_type_name(type));
 	} else if (isinf(d)) {
 		if (ff->inf) {
 			out->v = d;
 		} else if (ff->nan != LN_NONE) {
 			/* ml_dtypes turns inf into the NaN of types without inf. */
-			lit_make_nan(P, t, ff, type, d < 0, LIT_QUIET, out);
+			literal_make_nan(P, t, ff, type, d < 0, LIT_QUIET, out);
 		} else {
-			return lit_fail(P, t->start, t->end, "value " TOK_FMT " is not representable in %s",
-					TOK_ARG(P, t), lit_type_name(type));
+			return literal_fail(P, t->start, t->end, "value " TOK_FMT " is not representable in %s",
+					TOK_ARG(P, t), literal_type_name(type));
 		}
 	} else if (complex_part) {
 		if (fabs(d) > ff->max)
-			return lit_fail(P, t->start, t->end, "%s" TOK_FMT " is out of range for %s",
-					complex_part, TOK_ARG(P, t), lit_type_name(type));
+			return literal_fail(P, t->start, t->end, "%s" TOK_FMT " is out of range for %s",
+					complex_part, TOK_ARG(P, t), literal_type_name(type));
 		out->v = ff == &fmt_f32 ? (double)(float)d : d;
 	} else {
 		double r;
-		bool ok = lit_round(ff, d, &r);
+		bool ok = literal_round(ff, d, &r);
 		if (ok && ff->no_zero && (d <= 0 || r == 0))
 			ok = false;  /* f8e8m0fnu has neither zero nor negatives */
 		if (!ok)
-			return lit_fail(P, t->start, t->end, "value " TOK_FMT " is out of range for %s",
-					TOK_ARG(P, t), lit_type_name(type));
+			return literal_fail(P, t->start, t->end, "value " TOK_FMT " is out of range for %s",
+					TOK_ARG(P, t), literal_type_name(type));
 		out->v = r;
 	}
-	lit_next(P);
+	literal_next(P);
 	return !P->failed;
 }
 
 /* Decodes one element value of type at the current token (a complex value
  * spans "( re , im )") and consumes it. */
-static bool lit_value(struct lit_parser *P, enum ptype type, struct lit_value *v)
+static bool literal_read(struct literal_parser *P, enum ptype type, struct literal_value *v)
 {
-	const struct lit_token *t = &P->tok;
-	const char *tn = lit_type_name(type);
+	const struct literal_token *t = &P->tok;
+	const char *tn = literal_type_name(type);
 	char what[64];
 	memset(v, 0, sizeof *v);
-	switch (lit_classify(type)) {
+	switch (literal_classify(type)) {
 	case LC_PRED:
 		if (t->kind == LT_TRUE || t->kind == LT_FALSE)
 			v->i = t->kind == LT_TRUE;
 		else if (t->kind == LT_INT)
 			v->i = t->i != 0;  /* XLA casts any integer to bool */
 		else
-			return lit_expected(P, "true, false or an integer for pred");
-		lit_next(P);
+			return literal_expected(P, "true, false or an integer for pred");
+		literal_next(P);
 		return !P->failed;
 	case LC_SINT: case LC_UINT: {
 		if (t->kind != LT_INT) {
 			snprintf(what, sizeof what, "an integer for %s", tn);
-			return lit_expected(P, what);
+			return literal_expected(P, what);
 		}
-		int bits = lit_type_bits(type);
+		int bits = literal_type_bits(type);
 		bool ok;
-		if (lit_classify(type) == LC_UINT) {
+		if (literal_classify(type) == LC_UINT) {
 			/* Checked as uint64 after the int64 cast: u64 constant(-1) is fine. */
 			uint64_t max = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
 			ok = (uint64_t)t->i <= max;
@@ -597,43 +599,43 @@ static bool lit_value(struct lit_parser *P, enum ptype type, struct lit_value *v
 			ok = t->i <= max && t->i >= -max - 1;
 		}
 		if (!ok)
-			return lit_fail(P, t->start, t->end, "value " TOK_FMT " is out of range for %s",
+			return literal_fail(P, t->start, t->end, "value " TOK_FMT " is out of range for %s",
 					TOK_ARG(P, t), tn);
 		v->i = t->i;
-		lit_next(P);
+		literal_next(P);
 		return !P->failed;
 	}
 	case LC_FLOAT:
 		if (t->kind == LT_LPAREN)
-			return lit_fail(P, t->start, t->end,
+			return literal_fail(P, t->start, t->end,
 					"unexpected '(' in literal: parentheses are only valid for complex values");
 		if (t->kind == LT_TRUE || t->kind == LT_FALSE) {
 			snprintf(what, sizeof what, "a number for %s", tn);
-			return lit_expected(P, what);
+			return literal_expected(P, what);
 		}
-		return lit_float_value(P, type, NULL, &v->re);
+		return literal_float_value(P, type, NULL, &v->re);
 	case LC_COMPLEX:
 		if (t->kind != LT_LPAREN) {
 			snprintf(what, sizeof what, "'(' to start a %s value (re, im)", tn);
-			return lit_expected(P, what);
+			return literal_expected(P, what);
 		}
-		lit_next(P);
+		literal_next(P);
 		if (P->failed)
 			return false;
-		if (!lit_float_value(P, type, "real part ", &v->re))
+		if (!literal_float_value(P, type, "real part ", &v->re))
 			return false;
-		if (!lit_accept(P, LT_COMMA, "',' between the real and imaginary parts"))
+		if (!literal_accept(P, LT_COMMA, "',' between the real and imaginary parts"))
 			return false;
-		if (!lit_float_value(P, type, "imaginary part ", &v->im))
+		if (!literal_float_value(P, type, "imaginary part ", &v->im))
 			return false;
-		return lit_accept(P, LT_RPAREN, "')' after the imaginary part");
+		return literal_accept(P, LT_RPAREN, "')' after the imaginary part");
 	case LC_NONE:
 		break;
 	}
-	return lit_fail(P, t->start, t->end, "constants of type %s are not supported", tn);
+	return literal_fail(P, t->start, t->end, "constants of type %s are not supported", tn);
 }
 
-static bool lit_value_start(enum lit_tok k)
+static bool literal_value_start(enum literal_tok k)
 {
 	return k == LT_INT || k == LT_DEC || k == LT_INF || k == LT_NEGINF || k == LT_TRUE ||
 	       k == LT_FALSE || k == LT_LPAREN;
@@ -642,7 +644,7 @@ static bool lit_value_start(enum lit_tok k)
 /* ---- Structure ---- */
 
 /* Product of the dims, saturating. */
-static uint64_t lit_elements(const struct hlo_shape *s)
+static uint64_t literal_elements(const struct hlo_shape *s)
 {
 	uint64_t n = 1;
 	for (uint32_t i = 0; i < s->rank; i++) {
@@ -655,7 +657,7 @@ static uint64_t lit_elements(const struct hlo_shape *s)
 }
 
 /* "[0,2]" from the element counters of the dims before dim. */
-static void lit_index_str(char *buf, size_t cap, const int64_t *seen, uint32_t dim)
+static void literal_index_str(char *buf, size_t cap, const int64_t *seen, uint32_t dim)
 {
 	size_t n = 0;
 	buf[0] = 0;
@@ -666,62 +668,62 @@ static void lit_index_str(char *buf, size_t cap, const int64_t *seen, uint32_t d
 		snprintf(buf + n, cap - n, "]");
 }
 
-static bool lit_too_many(struct lit_parser *P, const struct hlo_shape *s, const int64_t *seen,
+static bool literal_too_many(struct literal_parser *P, const struct hlo_shape *s, const int64_t *seen,
 			 uint32_t dim)
 {
 	char idx[96] = "";
 	if (dim > 0)
-		lit_index_str(idx, sizeof idx, seen, dim);
-	return lit_fail(P, P->tok.start, P->tok.end, "expected %" PRId64 " elements%s, found more",
+		literal_index_str(idx, sizeof idx, seen, dim);
+	return literal_fail(P, P->tok.start, P->tok.end, "expected %" PRId64 " elements%s, found more",
 			s->dims[dim], idx);
 }
 
 /* Checks the shape can hold a literal at all. */
-static bool lit_shape_ok(struct lit_parser *P, const struct hlo_shape *s)
+static bool literal_shape_ok(struct literal_parser *P, const struct hlo_shape *s)
 {
-	if (lit_classify(s->type) == LC_NONE)
-		return lit_fail(P, P->tok.start, P->tok.end, "constants of type %s are not supported",
-				lit_type_name(s->type));
+	if (literal_classify(s->type) == LC_NONE)
+		return literal_fail(P, P->tok.start, P->tok.end, "constants of type %s are not supported",
+				literal_type_name(s->type));
 	for (uint32_t i = 0; i < s->rank; i++)
 		if (s->dims[i] < 0 || (s->dim_kinds && s->dim_kinds[i] == DIM_UNBOUNDED))
-			return lit_fail(P, P->tok.start, P->tok.end,
+			return literal_fail(P, P->tok.start, P->tok.end,
 					"constants cannot have an unbounded dynamic dimension");
 	return true;
 }
 
-struct lit_dense_info {
+struct literal_dense_info {
 	uint64_t written;   /* element values seen */
 	bool elided;        /* "..." seen */
 };
 
 /* Walks one array literal (ParseDenseLiteral): from the current token to
  * just after its closing '}' (or its single value for rank 0). */
-static bool lit_dense(struct lit_parser *P, const struct hlo_shape *s, struct lit_dense_info *info)
+static bool literal_dense(struct literal_parser *P, const struct hlo_shape *s, struct literal_dense_info *info)
 {
-	struct lit_value v;
+	struct literal_value v;
 	info->written = 0;
 	info->elided = false;
-	if (!lit_shape_ok(P, s))
+	if (!literal_shape_ok(P, s))
 		return false;
 	if (s->rank == 0) {
 		if (P->tok.kind == LT_LBRACE)
-			return lit_fail(P, P->tok.start, P->tok.end,
-					"expected a scalar value for %s[], found '{'", lit_type_name(s->type));
+			return literal_fail(P, P->tok.start, P->tok.end,
+					"expected a scalar value for %s[], found '{'", literal_type_name(s->type));
 		if (P->tok.kind == LT_DOTS)
-			return lit_fail(P, P->tok.start, P->tok.end,
+			return literal_fail(P, P->tok.start, P->tok.end,
 					"'...' may only appear inside the outermost braces of an array");
-		if (!lit_value_start(P->tok.kind)) {
+		if (!literal_value_start(P->tok.kind)) {
 			char what[64];
-			snprintf(what, sizeof what, "a value for %s[]", lit_type_name(s->type));
-			return lit_expected(P, what);
+			snprintf(what, sizeof what, "a value for %s[]", literal_type_name(s->type));
+			return literal_expected(P, what);
 		}
 		info->written = 1;
-		return lit_value(P, s->type, &v);
+		return literal_read(P, s->type, &v);
 	}
 	if (P->tok.kind != LT_LBRACE) {
 		char what[64];
 		snprintf(what, sizeof what, "'{' to start a rank-%" PRIu32 " literal", s->rank);
-		return lit_expected(P, what);
+		return literal_expected(P, what);
 	}
 	const uint32_t R = s->rank;
 	int64_t local[16], *seen = R <= 16 ? local : xcalloc(R, sizeof *seen);
@@ -729,71 +731,71 @@ static bool lit_dense(struct lit_parser *P, const struct hlo_shape *s, struct li
 	bool ok = true;
 	memset(local, 0, sizeof local);
 	do {
-		const struct lit_token *t = &P->tok;
+		const struct literal_token *t = &P->tok;
 		switch (t->kind) {
 		case LT_LBRACE:
 			if (nest == R) {
-				ok = lit_fail(P, t->start, t->end,
+				ok = literal_fail(P, t->start, t->end,
 					      "literal is nested deeper than its rank (%" PRIu32 ")", R);
 				break;
 			}
 			nest++;
 			if (nest > 1 && ++seen[nest - 2] > s->dims[nest - 2]) {
-				ok = lit_too_many(P, s, seen, nest - 2);
+				ok = literal_too_many(P, s, seen, nest - 2);
 				break;
 			}
-			lit_next(P);
+			literal_next(P);
 			break;
 		case LT_RBRACE:
 			nest--;
 			if (seen[nest] != s->dims[nest]) {
 				char idx[96] = "";
 				if (nest > 0)
-					lit_index_str(idx, sizeof idx, seen, nest);
-				ok = lit_fail(P, t->start, t->end, "expected %" PRId64 " elements%s, found %" PRId64,
+					literal_index_str(idx, sizeof idx, seen, nest);
+				ok = literal_fail(P, t->start, t->end, "expected %" PRId64 " elements%s, found %" PRId64,
 					      s->dims[nest], idx, seen[nest]);
 				break;
 			}
 			seen[nest] = 0;
-			lit_next(P);
+			literal_next(P);
 			break;
 		case LT_DOTS:
 			if (nest != 1) {
-				ok = lit_fail(P, t->start, t->end,
+				ok = literal_fail(P, t->start, t->end,
 					      "'...' may only appear inside the outermost braces of an array");
 				break;
 			}
 			seen[0] = s->dims[0];
 			info->elided = true;
-			lit_next(P);
+			literal_next(P);
 			break;
 		case LT_COMMA:
-			lit_next(P);  /* commas are optional separators */
+			literal_next(P);  /* commas are optional separators */
 			break;
 		case LT_ERROR:
 			ok = false;
 			break;
 		default:
-			if (!lit_value_start(t->kind)) {
-				ok = lit_expected(P, "'}'");
+			if (!literal_value_start(t->kind)) {
+				ok = literal_expected(P, "'}'");
 				break;
 			}
-			if (t->kind == LT_LPAREN && lit_classify(s->type) != LC_COMPLEX) {
-				ok = lit_value(P, s->type, &v);  /* reports the stray '(' */
+			if (t->kind == LT_LPAREN && literal_classify(s->type) != LC_COMPLEX) {
+				ok = literal_read(P, s->type, &v);  /* reports the stray '(' */
 				break;
 			}
 			if (nest != R) {
-				ok = lit_fail(P, t->start, t->end,
+				ok = literal_fail(P, t->start, t->end,
 					      "expected '{' for dimension %" PRIu32 " of a rank-%" PRIu32
 					      " literal, found a value", nest, R);
 				break;
 			}
 			if (++seen[R - 1] > s->dims[R - 1]) {
-				ok = lit_too_many(P, s, seen, R - 1);
+				ok = literal_too_many(P, s, seen, R - 1);
 				break;
 			}
 			info->written++;
-			ok = lit_value(P, s->type, &v);
+			ok = literal_read(P, s->type, &v);
 			break;
 		}
 		if (P->failed)
@@ -804,26 +806,26 @@ static bool lit_dense(struct lit_parser *P, const struct hlo_shape *s, struct li
 	return ok;
 }
 
-struct lit_frame {
+struct literal_frame {
 	const struct hlo_shape *s;
 	uint32_t next;      /* next tuple element to read */
 };
 
-struct lit_walk {
+struct literal_walker {
 	FILE *out;          /* printing when non-NULL */
 	uint64_t written;
 	bool elided;
 };
 
-static bool lit_print_array(struct lit_parser *P, const struct hlo_shape *s, FILE *out);
+static bool literal_print_array(struct literal_parser *P, const struct hlo_shape *s, FILE *out);
 
 /* One leaf array: checked, or printed (after a checking pre-pass that tells
  * whether it was elided). */
-static bool lit_leaf(struct lit_parser *P, const struct hlo_shape *s, struct lit_walk *w)
+static bool literal_leaf(struct literal_parser *P, const struct hlo_shape *s, struct literal_walker *w)
 {
-	struct lit_dense_info info;
-	struct lit_parser save = *P;
-	if (!lit_dense(P, s, &info))
+	struct literal_dense_info info;
+	struct literal_parser save = *P;
+	if (!literal_dense(P, s, &info))
 		return false;
 	w->written += info.written;
 	w->elided |= info.elided;
@@ -833,9 +835,9 @@ static bool lit_leaf(struct lit_parser *P, const struct hlo_shape *s, struct lit
 		fputs("{...}", w->out);
 		return true;
 	}
-	struct lit_parser after = *P;
+	struct literal_parser after = *P;
 	*P = save;
-	if (!lit_print_array(P, s, w->out))
+	if (!literal_print_array(P, s, w->out))
 		return false;
 	*P = after;
 	return true;
@@ -843,32 +845,42 @@ static bool lit_leaf(struct lit_parser *P, const struct hlo_shape *s, struct lit
 
 /* Walks the whole literal for shape s without recursion: tuples keep an
  * explicit stack of frames (their elements may be separated by commas). */
-static bool lit_walk(struct lit_parser *P, const struct hlo_shape *s, struct lit_walk *w)
+static bool literal_walk(struct literal_parser *P, const struct hlo_shape *s, struct literal_walker *w)
 {
 	if (s->type != PT_TUPLE)
-		return lit_leaf(P, s, w);
+		return literal_leaf(P, s, w);
 	if (P->tok.kind == LT_LBRACE) {
+		/* XLA's default printer (JAX's as_text()) writes every tuple
+		 * constant as "{...}".  XLA's parser rejects that; a linter of
+		 * such dumps must read it, so the whole tuple may be elided. */
 		uint64_t brace = P->tok.start;
-		lit_next(P);
-		if (P->tok.kind == LT_DOTS)
-			return lit_fail(P, brace, P->tok.end, "'{...}' cannot stand for a tuple constant");
-		return lit_fail(P, brace, brace + 1, "expected '(' to start a tuple literal, found '{'");
+		literal_next(P);
+		if (P->tok.kind == LT_DOTS) {
+			literal_next(P);
+			if (!literal_accept(P, LT_RBRACE, "'}' after '{...'"))
+				return false;
+			w->elided = true;
+			if (w->out)
+				fputs("{...}", w->out);
+			return true;
+		}
+		return literal_fail(P, brace, brace + 1, "expected '(' to start a tuple literal, found '{'");
 	}
-	if (!lit_accept(P, LT_LPAREN, "'(' to start a tuple literal"))
+	if (!literal_accept(P, LT_LPAREN, "'(' to start a tuple literal"))
 		return false;
 	if (w->out)
 		fputs("( ", w->out);
 	size_t n = 1, cap = 8;
-	struct lit_frame *st = xmalloc(cap * sizeof *st);
+	struct literal_frame *st = xmalloc(cap * sizeof *st);
 	bool ok = true;
 	st[0].s = s;
 	st[0].next = 0;
 	while (ok && n > 0) {
-		struct lit_frame *fr = &st[n - 1];
+		struct literal_frame *fr = &st[n - 1];
 		if (fr->next == fr->s->rank) {
 			char what[64];
 			snprintf(what, sizeof what, "')' after the %" PRIu32 " tuple elements", fr->s->rank);
-			ok = lit_accept(P, LT_RPAREN, what);
+			ok = literal_accept(P, LT_RPAREN, what);
 			if (ok && w->out)
 				fputs(" )", w->out);
 			n--;
@@ -876,16 +888,16 @@ static bool lit_walk(struct lit_parser *P, const struct hlo_shape *s, struct lit
 		}
 		if (fr->next > 0) {
 			if (P->tok.kind == LT_COMMA)
-				lit_next(P);  /* XLA does not insist on the comma */
+				literal_next(P);  /* XLA does not insist on the comma */
 			if (w->out)
 				fputs(", ", w->out);
 		}
 		const struct hlo_shape *es = fr->s->elems ? fr->s->elems[fr->next] : NULL;
 		fr->next++;
 		if (!es) {
-			ok = lit_fail(P, P->tok.start, P->tok.end, "tuple shape has no element shape");
+			ok = literal_fail(P, P->tok.start, P->tok.end, "tuple shape has no element shape");
 		} else if (es->type == PT_TUPLE) {
-			ok = lit_accept(P, LT_LPAREN, "'(' to start a tuple element");
+			ok = literal_accept(P, LT_LPAREN, "'(' to start a tuple element");
 			if (ok && w->out)
 				fputs("( ", w->out);
 			if (ok) {
@@ -896,7 +908,7 @@ static bool lit_walk(struct lit_parser *P, const struct hlo_shape *s, struct lit
 				n++;
 			}
 		} else {
-			ok = lit_leaf(P, es, w);
+			ok = literal_leaf(P, es, w);
 		}
 		if (P->failed)
 			ok = false;
@@ -905,7 +917,7 @@ static bool lit_walk(struct lit_parser *P, const struct hlo_shape *s, struct lit
 	return ok;
 }
 
-static bool lit_begin(struct lit_parser *P, const struct hlo_file *f, struct span lit,
+static bool literal_begin(struct literal_parser *P, const struct hlo_file *f, struct span lit,
 		      const struct hlo_shape *shape, struct literal_error *err)
 {
 	memset(P, 0, sizeof *P);
@@ -926,35 +938,35 @@ static bool lit_begin(struct lit_parser *P, const struct hlo_file *f, struct spa
 	if (!shape) {
 		P->tok.start = lit.start;
 		P->tok.end = lit.end;
-		return lit_fail(P, lit.start, lit.end, "constant has no shape");
+		return literal_fail(P, lit.start, lit.end, "constant has no shape");
 	}
-	lit_next(P);
-	return lit_accept(P, LT_LPAREN, "'(' before the literal");
+	literal_next(P);
+	return literal_accept(P, LT_LPAREN, "'(' before the literal");
 }
 
-static bool lit_finish(struct lit_parser *P)
+static bool literal_finish(struct literal_parser *P)
 {
-	if (!lit_accept(P, LT_RPAREN, "')' after the literal"))
+	if (!literal_accept(P, LT_RPAREN, "')' after the literal"))
 		return false;
 	if (P->tok.kind != LT_END)
-		return lit_expected(P, "the end of the literal");
+		return literal_expected(P, "the end of the literal");
 	return true;
 }
 
 bool literal_check(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
 		   struct literal_error *err)
 {
-	struct lit_parser P;
-	struct lit_walk w = { NULL, 0, false };
-	return lit_begin(&P, f, lit, shape, err) && lit_walk(&P, shape, &w) && lit_finish(&P);
+	struct literal_parser P;
+	struct literal_walker w = { NULL, 0, false };
+	return literal_begin(&P, f, lit, shape, err) && literal_walk(&P, shape, &w) && literal_finish(&P);
 }
 
 uint64_t literal_count(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
 		       bool *elided)
 {
-	struct lit_parser P;
-	struct lit_walk w = { NULL, 0, false };
-	bool ok = lit_begin(&P, f, lit, shape, NULL) && lit_walk(&P, shape, &w) && lit_finish(&P);
+	struct literal_parser P;
+	struct literal_walker w = { NULL, 0, false };
+	bool ok = literal_begin(&P, f, lit, shape, NULL) && literal_walk(&P, shape, &w) && literal_finish(&P);
 	if (elided)
 		*elided = ok && w.elided;
 	return ok ? w.written : 0;
@@ -963,9 +975,9 @@ uint64_t literal_count(const struct hlo_file *f, struct span lit, const struct h
 /* ---- Printing ---- */
 
 /* Formats a float component as XLA's RoundTripFpToString does for type. */
-static void lit_format_fp(char *buf, size_t cap, enum ptype type, const struct lit_fp *x)
+static void literal_format_fp(char *buf, size_t cap, enum ptype type, const struct literal_fp *x)
 {
-	const struct lit_float *ff = lit_float_fmt(type);
+	const struct literal_float *ff = literal_float_fmt(type);
 	if (x->nan) {
 		int n = snprintf(buf, cap, "%snan", x->neg ? "-" : "");
 		uint64_t quiet = ff->nan == LN_IEEE ? (uint64_t)1 << (ff->mant - 1) : 0;
@@ -988,10 +1000,10 @@ static void lit_format_fp(char *buf, size_t cap, enum ptype type, const struct l
 	}
 }
 
-static void lit_print_value(FILE *out, enum ptype type, bool in_array, const struct lit_value *v)
+static void literal_print_value(FILE *out, enum ptype type, bool in_array, const struct literal_value *v)
 {
 	char a[64], b[64];
-	switch (lit_classify(type)) {
+	switch (literal_classify(type)) {
 	case LC_PRED:
 		fputs(in_array ? (v->i ? "1" : "0") : (v->i ? "true" : "false"), out);
 		break;
@@ -1002,12 +1014,12 @@ static void lit_print_value(FILE *out, enum ptype type, bool in_array, const str
 		fprintf(out, "%" PRIu64, (uint64_t)v->i);
 		break;
 	case LC_FLOAT:
-		lit_format_fp(a, sizeof a, type, &v->re);
+		literal_format_fp(a, sizeof a, type, &v->re);
 		fputs(a, out);
 		break;
 	case LC_COMPLEX:
-		lit_format_fp(a, sizeof a, type, &v->re);
-		lit_format_fp(b, sizeof b, type, &v->im);
+		literal_format_fp(a, sizeof a, type, &v->re);
+		literal_format_fp(b, sizeof b, type, &v->im);
 		fprintf(out, "(%s, %s)", a, b);
 		break;
 	case LC_NONE:
@@ -1016,15 +1028,15 @@ static void lit_print_value(FILE *out, enum ptype type, bool in_array, const str
 }
 
 /* Reads the next element of an already checked array literal. */
-static bool lit_pull(struct lit_parser *P, enum ptype type, struct lit_value *v)
+static bool literal_pull(struct literal_parser *P, enum ptype type, struct literal_value *v)
 {
 	while (P->tok.kind == LT_LBRACE || P->tok.kind == LT_RBRACE || P->tok.kind == LT_COMMA)
-		lit_next(P);
-	return lit_value(P, type, v);
+		literal_next(P);
+	return literal_read(P, type, v);
 }
 
 /* Opening brace of level k (literal.cc DenseArrayPrintHelper, one-line). */
-static void lit_open(FILE *out, const struct hlo_shape *s, uint32_t k, const int64_t *idx)
+static void literal_open(FILE *out, const struct hlo_shape *s, uint32_t k, const int64_t *idx)
 {
 	uint32_t R = s->rank;
 	if (R == 1) {
@@ -1038,7 +1050,7 @@ static void lit_open(FILE *out, const struct hlo_shape *s, uint32_t k, const int
 	}
 }
 
-static void lit_close(FILE *out, const struct hlo_shape *s, uint32_t k)
+static void literal_close(FILE *out, const struct hlo_shape *s, uint32_t k)
 {
 	uint32_t R = s->rank;
 	if (R == 1)
@@ -1051,13 +1063,13 @@ static void lit_close(FILE *out, const struct hlo_shape *s, uint32_t k)
 
 /* Prints a checked, non-elided array by walking its index space (an
  * odometer, no recursion) and pulling the elements in order. */
-static bool lit_print_array(struct lit_parser *P, const struct hlo_shape *s, FILE *out)
+static bool literal_print_array(struct literal_parser *P, const struct hlo_shape *s, FILE *out)
 {
-	struct lit_value v;
+	struct literal_value v;
 	if (s->rank == 0) {
-		if (!lit_pull(P, s->type, &v))
+		if (!literal_pull(P, s->type, &v))
 			return false;
-		lit_print_value(out, s->type, false, &v);
+		literal_print_value(out, s->type, false, &v);
 		return true;
 	}
 	const uint32_t R = s->rank;
@@ -1065,25 +1077,25 @@ static bool lit_print_array(struct lit_parser *P, const struct hlo_shape *s, FIL
 	uint32_t k = 0;
 	bool ok = true;
 	idx[0] = 0;
-	lit_open(out, s, 0, idx);
+	literal_open(out, s, 0, idx);
 	for (;;) {
 		if (idx[k] < s->dims[k]) {
 			if (k + 1 < R) {
 				k++;
 				idx[k] = 0;
-				lit_open(out, s, k, idx);
+				literal_open(out, s, k, idx);
 				continue;
 			}
-			if (!lit_pull(P, s->type, &v)) {
+			if (!literal_pull(P, s->type, &v)) {
 				ok = false;
 				break;
 			}
-			lit_print_value(out, s->type, true, &v);
+			literal_print_value(out, s->type, true, &v);
 			if (++idx[k] < s->dims[k])
 				fputs(", ", out);
 			continue;
 		}
-		lit_close(out, s, k);
+		literal_close(out, s, k);
 		if (k == 0)
 			break;
 		k--;
@@ -1098,7 +1110,7 @@ static bool lit_print_array(struct lit_parser *P, const struct hlo_shape *s, FIL
 void literal_print(FILE *out, const struct hlo_file *f, struct span lit,
 		   const struct hlo_shape *shape, bool elide)
 {
-	struct lit_parser P;
+	struct literal_parser P;
 	if (!literal_check(f, lit, shape, NULL)) {
 		/* Echo the text between the parentheses. */
 		if (f && f->src && !span_is_none(lit) && lit.start < lit.end && lit.end <= f->src->len) {
@@ -1111,30 +1123,30 @@ void literal_print(FILE *out, const struct hlo_file *f, struct span lit,
 		}
 		return;
 	}
-	if (elide && (shape->type == PT_TUPLE || lit_elements(shape) > 10)) {
+	if (elide && (shape->type == PT_TUPLE || literal_elements(shape) > 10)) {
 		fputs("{...}", out);
 		return;
 	}
-	struct lit_walk w = { out, 0, false };
-	if (lit_begin(&P, f, lit, shape, NULL))
-		lit_walk(&P, shape, &w);
+	struct literal_walker w = { out, 0, false };
+	if (literal_begin(&P, f, lit, shape, NULL))
+		literal_walk(&P, shape, &w);
 }
 
-static bool lit_scalar(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
-		       struct lit_value *v)
+static bool literal_scalar(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
+		       struct literal_value *v)
 {
-	struct lit_parser P;
+	struct literal_parser P;
 	if (!shape || shape->type == PT_TUPLE || shape->rank != 0 || !literal_check(f, lit, shape, NULL))
 		return false;
-	return lit_begin(&P, f, lit, shape, NULL) && lit_value(&P, shape->type, v);
+	return literal_begin(&P, f, lit, shape, NULL) && literal_read(&P, shape->type, v);
 }
 
 bool literal_scalar_int(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
 			int64_t *out)
 {
-	struct lit_value v;
-	enum lit_class c = shape ? lit_classify(shape->type) : LC_NONE;
-	if ((c != LC_PRED && c != LC_SINT && c != LC_UINT) || !lit_scalar(f, lit, shape, &v))
+	struct literal_value v;
+	enum literal_class c = shape ? literal_classify(shape->type) : LC_NONE;
+	if ((c != LC_PRED && c != LC_SINT && c != LC_UINT) || !literal_scalar(f, lit, shape, &v))
 		return false;
 	*out = v.i;
 	return true;
@@ -1143,8 +1155,8 @@ bool literal_scalar_int(const struct hlo_file *f, struct span lit, const struct 
 bool literal_scalar_float(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
 			  double *out)
 {
-	struct lit_value v;
-	if (!shape || lit_classify(shape->type) != LC_FLOAT || !lit_scalar(f, lit, shape, &v))
+	struct literal_value v;
+	if (!shape || literal_classify(shape->type) != LC_FLOAT || !literal_scalar(f, lit, shape, &v))
 		return false;
 	*out = v.re.nan ? (v.re.neg ? -NAN : NAN) : v.re.v;
 	return true;

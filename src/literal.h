@@ -22,6 +22,8 @@ struct literal_error {
  * are rounded to the type first; u64 constant(-1) wraps; decimals that
  * overflow double are rejected while inf is fine), nan payloads that fit the
  * type, complex values as (re, im), tuples as ( elem, elem ), comments.
+ * One deliberate leniency: a whole tuple constant may be "{...}" (what XLA's
+ * default printer, hence JAX's as_text(), writes; XLA's parser rejects it).
  * Returns true when valid; otherwise fills *err (err may be NULL).
  * Linear in the literal length; uses no recursion. */
 bool literal_check(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
@@ -29,7 +31,7 @@ bool literal_check(const struct hlo_file *f, struct span lit, const struct hlo_s
 
 /* Number of element values written in a valid literal (0 for "{...}", the
  * sum over leaves for tuples; complex values count once).  *elided (may be
- * NULL) is set when some array was written with "...".  Returns 0 when the
+ * NULL) is set when some array or the whole tuple was written with "...".  Returns 0 when the
  * literal is invalid. */
 uint64_t literal_count(const struct hlo_file *f, struct span lit, const struct hlo_shape *shape,
 		       bool *elided);
@@ -41,8 +43,8 @@ uint64_t literal_count(const struct hlo_file *f, struct span lit, const struct h
  * "( {1}, 2 )".  Floats use XLA's round-trip formatting (f32: %.6g else
  * %.9g; f64: %.15g else %.17g; narrower types %.<max_digits10>g).
  * With elide, arrays of more than 10 elements and all tuple constants print
- * as "{...}" (HloPrintOptions default); an array written with "..." always
- * prints "{...}".  An invalid literal is echoed verbatim. */
+ * as "{...}" (HloPrintOptions default); an array or tuple written with "..."
+ * always prints "{...}".  An invalid literal is echoed verbatim. */
 void literal_print(FILE *out, const struct hlo_file *f, struct span lit,
 		   const struct hlo_shape *shape, bool elide);
 

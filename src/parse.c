@@ -48,6 +48,8 @@ struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 	f->src = src;
 	arena_init(&f->arena);
 	f->names = intern_new();
+	/* computation names and shape keys: roughly one per 2 KiB of text */
+	intern_reserve(f->names, (size_t)(src->len / 2048));
 	build_ctx_init(&ctx, f, d, BUILD_MODULE, NULL);
 	build_run(&ctx, src->buf, src->len, 0);
 	/* A module cut short by a syntax error may still be open. */

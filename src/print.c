@@ -16,11 +16,11 @@ struct print_ctx {
 	enum print_style style;
 };
 
-static void print_name(struct print_ctx *p, const struct interned *name)
+static void print_name(struct print_ctx *p, const char *name, size_t len)
 {
 	if (p->style != PRINT_SHORT)
 		fputc('%', p->out);
-	fputs(name->str, p->out);
+	fwrite(name, 1, len, p->out);
 }
 
 static void print_shape(struct print_ctx *p, const struct hlo_shape *s, bool with_layout)
@@ -131,15 +131,16 @@ static void print_attr(struct print_ctx *p, const struct hlo_attr *a)
 		/* XLA writes these multi-line (HM:409-449, 1914-1941): keep the
 		 * text, including the line break before the name. */
 		fputs(a->key == ATTR_DEBUG_ATTRIBUTES ? ",\n" : ", ", p->out);
-		fwrite(p->f->src->buf + a->name_span.start, 1,
-		       (size_t)(a->value.end - a->name_span.start), p->out);
+		struct span ns = ir_attr_name_span(a);
+		fwrite(p->f->src->buf + ns.start, 1, (size_t)(a->value_off + a->value_len - ns.start), p->out);
 		if (a->key == ATTR_ORIGIN_RECOVERY_TABLE)
 			fputc('\n', p->out);  /* XLA ends the table with a line break */
 		return;
 	}
 	fputs(", ", p->out);
-	fwrite(p->f->src->buf + a->name_span.start, 1, (size_t)span_len(a->name_span), p->out);
-	print_value_text(p, a->value, print_is_name_attr(a->key));
+	fputs(a->name->str, p->out);
+	fputc('=', p->out);
+	print_value_text(p, ir_attr_value(a), print_is_name_attr(a->key));
 }
 
 static bool print_skip_attr(struct print_ctx *p, const struct hlo_attr *a)
@@ -153,24 +154,26 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 {
 	FILE *out = p->out;
 	fputs(i == i->comp->root ? "  ROOT " : "  ", out);
-	print_name(p, i->name);
+	print_name(p, i->name, i->name_len);
 	fputs(" = ", out);
 	print_shape(p, i->shape, true);
 	fputc(' ', out);
-	if (i->async_wrapped != OP_COUNT)
-		fwrite(p->f->src->buf + i->opcode_span.start, 1, (size_t)span_len(i->opcode_span), out);
-	else
+	if (i->async_wrapped != OP_COUNT) {
+		struct span op = ir_instr_opcode_span(i);
+		fwrite(p->f->src->buf + op.start, 1, (size_t)span_len(op), out);
+	} else {
 		fputs(ir_opcode_name(i->op), out);
-	if (i->op == OP_CONSTANT && !span_is_none(i->literal)) {
+	}
+	if (i->op == OP_CONSTANT && i->lit_len) {
 		fputc('(', out);
-		literal_print(out, p->f, i->literal, i->shape, p->style == PRINT_DEFAULT);
+		literal_print(out, p->f, ir_instr_literal(i), i->shape, p->style == PRINT_DEFAULT);
 		fputc(')', out);
 	} else if (i->op == OP_PARAMETER) {
-		fprintf(out, "(%lld)", (long long)i->parameter_number);
+		fprintf(out, "(%lld)", (long long)i->number);
 	} else {
 		fputc('(', out);
 		for (uint32_t k = 0; k < i->noperands; k++) {
-			struct hlo_instr *o = i->operands[k].u.instr;
+			struct hlo_instr *o = i->operands[k].instr;
 			if (k)
 				fputs(", ", out);
 			if (p->style != PRINT_SHORT && k && k % 5 == 0)
@@ -179,12 +182,12 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 				print_shape(p, o->shape, true);
 				fputc(' ', out);
 			}
-			print_name(p, o->name);
+			print_name(p, o->name, o->name_len);
 		}
 		fputc(')', out);
 	}
-	if (i->anonymous && i->op == OP_GET_TUPLE_ELEMENT && !i->nattrs)
-		fprintf(out, ", index=%lld", (long long)i->tuple_index);
+	if (ir_is_anonymous(i) && i->op == OP_GET_TUPLE_ELEMENT && !i->nattrs)
+		fprintf(out, ", index=%lld", (long long)i->number);
 	if (i->op == OP_BROADCAST && !ir_attr(i, ATTR_DIMENSIONS))
 		fputs(", dimensions={}", out);  /* XLA always prints it; a scalar operand may omit it */
 	for (uint32_t k = 0; k < i->nattrs; k++)
@@ -202,7 +205,10 @@ static void print_signature(struct print_ctx *p, struct hlo_comp *c)
 		if (k)
 			fputs(", ", out);
 		struct hlo_instr *param = c->params[k];
-		fprintf(out, "%s: ", param ? param->name->str : "unknown");
+		if (param)
+			fprintf(out, "%.*s: ", (int)param->name_len, param->name);
+		else
+			fputs("unknown: ", out);
 		print_shape(p, param ? param->shape : NULL, false);
 	}
 	fputs(") -> ", out);
@@ -214,7 +220,7 @@ static void print_comp(struct print_ctx *p, struct hlo_comp *c)
 	FILE *out = p->out;
 	if (c->is_entry && c == p->m->entry)
 		fputs("ENTRY ", out);
-	print_name(p, c->name);
+	print_name(p, c->name->str, c->name->len);
 	if (p->style != PRINT_SHORT)
 		print_signature(p, c);
 	fputs(" {\n", out);

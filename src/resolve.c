@@ -14,6 +14,8 @@
 
 struct resolve_ctx {
 	struct hlo_module *m;
+	struct hlo_comp **inline_comps;  /* inline bodies sorted by span start */
+	uint32_t ninline;
 	struct hlo_file *f;
 	struct diag_sink *d;
 	struct arena scratch;       /* decoded attribute values, dropped per use */
@@ -129,6 +131,24 @@ static void resolve_callee_value(struct resolve_ctx *r, const struct hlo_value *
 	}
 }
 
+/* The inline computation whose body starts at off, or NULL (binary search
+ * over the module's inline bodies, sorted by position once). */
+static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
+{
+	uint32_t lo = 0, hi = r->ninline;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t s = r->inline_comps[mid]->span.start;
+		if (s == off)
+			return r->inline_comps[mid];
+		if (s < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 {
 	struct resolve_vec out = { 0 };
@@ -136,8 +156,15 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 		struct hlo_attr *a = &i->attrs[k];
 		if (!resolve_is_callee_attr(a->key))
 			continue;
+		/* to_apply={...}: the body was built by the module parse; decoding
+		 * the value again would re-parse every nested body (quadratic). */
+		struct hlo_comp *body = resolve_inline_at(r, a->value_off);
+		if (body) {
+			resolve_push(&out, body);
+			continue;
+		}
 		struct arena_mark mk = arena_mark(&r->scratch);
-		struct hlo_value *v = value_parse(r->f, a->value, &r->scratch, r->d);
+		struct hlo_value *v = value_parse(r->f, ir_attr_value(a), &r->scratch, r->d);
 		if (!v)
 			r->errors++;
 		else
@@ -154,98 +181,153 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 
 /* ---- instructions ---- */
 
+/* Instruction names are slices, unique per computation.  Small
+ * computations (most fused ones) are searched linearly; larger ones get a
+ * scratch intern table for the duration of their resolution. */
+#define RESOLVE_LINEAR_MAX 32
+
+struct resolve_scope {
+	struct hlo_comp *c;
+	const char *src;             /* source buffer: operand names are offsets into it */
+	struct intern_table *names;  /* NULL for small computations */
+};
+
+static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *name, size_t len)
+{
+	if (sc->names) {
+		struct interned *id = intern_find(sc->names, name, len);
+		return id ? id->binding : NULL;
+	}
+	for (uint32_t k = 0; k < sc->c->ninstrs; k++) {
+		struct hlo_instr *i = sc->c->instrs[k];
+		if (i->name_len == len && !memcmp(i->name, name, len))
+			return i;
+	}
+	return NULL;
+}
+
+/* Binds i's name; returns the instruction already bound to it, or NULL. */
+static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr *i, uint32_t upto)
+{
+	if (sc->names) {
+		struct interned *id = intern(sc->names, i->name, i->name_len);
+		struct hlo_instr *old = id->binding;
+		if (!old)
+			id->binding = i;
+		return old;
+	}
+	for (uint32_t k = 0; k < upto; k++) {
+		struct hlo_instr *j = sc->c->instrs[k];
+		if (j != i && j->name_len == i->name_len && !memcmp(j->name, i->name, i->name_len))
+			return j;
+	}
+	return NULL;
+}
+
 static struct hlo_instr *resolve_new_gte(struct resolve_ctx *r, struct hlo_instr *base, int64_t index,
-					 struct interned *name, struct span sp)
+					 const char *name, size_t len, struct span sp)
 {
 	struct hlo_instr *g = arena_alloc(&r->f->arena, sizeof *g);
 	g->kind = IR_INSTR;
 	g->op = OP_GET_TUPLE_ELEMENT;
 	g->async_wrapped = OP_COUNT;
-	g->name = name;
-	g->name_span = sp;
-	g->opcode_span = sp;
-	g->span = sp;
-	g->literal = span_none();
-	g->parameter_number = -1;
-	g->tuple_index = index;
-	g->anonymous = true;
+	g->flags = IR_ANONYMOUS;
+	g->name = arena_strndup(&r->f->arena, name, len);
+	g->name_len = (uint32_t)len;
+	g->start = sp.start;
+	g->len = (uint32_t)span_len(sp);
+	g->number = index;
 	g->comp = base->comp;
 	g->noperands = 1;
 	g->operands = arena_alloc(&r->f->arena, sizeof *g->operands);
-	g->operands[0].u.instr = base;
-	g->operands[0].resolved = true;
-	g->operands[0].span = sp;
+	g->operands[0].instr = base;
+	g->operands[0].off = sp.start;
+	g->operands[0].len = (uint32_t)span_len(sp);
 	g->shape = ir_shape_tuple_elem(base->shape, index);
 	if (!g->shape)
-		resolve_error(r, sp, "tuple index %lld is out of range for '%s'", (long long)index, base->name->str);
+		resolve_error(r, sp, "tuple index %lld is out of range for '%.*s'", (long long)index,
+			      (int)base->name_len, base->name);
 	return g;
 }
 
 /* Compact GTE "%p#1#0": reuse or create p#1 then p#1#0, named as XLA
- * sanitises them (p_1, p_1_0), inserted before the user. */
-static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct hlo_instr *base,
-					     struct hlo_operand *o, struct resolve_vec *list)
+ * sanitises them (p_1, p_1_0; p_1.1 on a clash), inserted after the base. */
+static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct resolve_scope *sc,
+					     struct hlo_instr *base, const struct hlo_operand_extra *x,
+					     struct span sp, struct resolve_vec *made)
 {
 	char name[256];
-	int len = snprintf(name, sizeof name, "%s", base->name->str);
-	for (uint32_t k = 0; k < o->ngte && base; k++) {
-		len += snprintf(name + len, sizeof name - (size_t)(len < (int)sizeof name ? len : 0), "_%lld",
-				(long long)o->gte[k]);
-		if (len >= (int)sizeof name)
-			len = (int)sizeof name - 1;
-		struct interned *id = intern(r->f->names, name, (size_t)len);
-		struct hlo_instr *g = id->binding;
-		if (!g || g->op != OP_GET_TUPLE_ELEMENT || g->operands[0].u.instr != base ||
-		    g->tuple_index != o->gte[k]) {
-			/* a name collision: uniquify as XLA does (p_0.1, p_0.2, ...) */
-			for (unsigned u = 1; id->binding; u++) {
-				char alt[300];
-				int alen = snprintf(alt, sizeof alt, "%.*s.%u", len, name, u);
-				id = intern(r->f->names, alt, (size_t)(alen < (int)sizeof alt ? alen : (int)sizeof alt - 1));
-			}
-			g = resolve_new_gte(r, base, o->gte[k], id, o->span);
-			id->binding = g;
-			resolve_push(list, g);
+	int len = snprintf(name, sizeof name, "%.*s", (int)base->name_len, base->name);
+	for (uint32_t k = 0; k < x->ngte && base; k++) {
+		len += snprintf(name + len, sizeof name - (size_t)len, "_%lld", (long long)x->gte[k]);
+		if (len >= (int)sizeof name - 16)
+			len = (int)sizeof name - 16;
+		struct hlo_instr *g = NULL;
+		for (uint32_t j = 0; j < made->n; j++) {
+			struct hlo_instr *m = made->p[j];
+			if (m->operands[0].instr == base && m->number == x->gte[k])
+				g = m;
+		}
+		if (!g) {
+			char alt[300];
+			int alen = snprintf(alt, sizeof alt, "%s", name);
+			for (unsigned u = 1; resolve_lookup(sc, alt, (size_t)alen); u++)
+				alen = snprintf(alt, sizeof alt, "%s.%u", name, u);
+			g = resolve_new_gte(r, base, x->gte[k], alt, (size_t)alen, sp);
+			if (sc->names)
+				intern(sc->names, g->name, g->name_len)->binding = g;
+			resolve_push(made, g);
 		}
 		base = g;
 	}
 	return base;
 }
 
-/* True when target can reach user through operand names (a cycle). */
-static bool resolve_reaches(struct hlo_comp *c, struct hlo_instr *from, struct hlo_instr *to, uint8_t *seen)
+/* True when from can reach to through operand names (a cycle).  Iterative:
+ * a dependency chain can be as long as the computation. */
+static bool resolve_reaches(struct resolve_scope *sc, struct hlo_instr *from, struct hlo_instr *to)
 {
-	if (from == to)
-		return true;
-	if (seen[from->index])
-		return false;
+	uint32_t n = sc->c->ninstrs;
+	uint8_t *seen = xcalloc(n + 1, 1);
+	struct hlo_instr **stack = xmalloc((n + 1) * sizeof *stack);
+	uint32_t top = 0;
+	bool found = false;
+	stack[top++] = from;
 	seen[from->index] = 1;
-	for (uint32_t k = 0; k < from->noperands; k++) {
-		struct hlo_operand *o = &from->operands[k];
-		struct hlo_instr *t = o->resolved ? o->u.instr : o->u.name ? o->u.name->binding : NULL;
-		if (t && t->comp == c && resolve_reaches(c, t, to, seen))
-			return true;
+	while (top && !found) {
+		struct hlo_instr *i = stack[--top];
+		for (uint32_t k = 0; k < i->noperands && !found; k++) {
+			struct hlo_operand *o = &i->operands[k];
+			struct hlo_instr *t = o->instr ? o->instr : resolve_lookup(sc, sc->src + o->off, o->len);
+			if (!t || t->comp != sc->c)
+				continue;
+			if (t == to)
+				found = true;
+			else if (!seen[t->index] && top < n) {
+				seen[t->index] = 1;
+				stack[top++] = t;
+			}
+		}
 	}
-	return false;
+	free(stack);
+	free(seen);
+	return found;
 }
 
-static struct hlo_instr *resolve_ref(struct resolve_ctx *r, struct hlo_comp *c, struct hlo_instr *user,
-				     struct interned *name, struct span sp)
+static struct hlo_instr *resolve_ref(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_instr *user,
+				     const char *name, size_t len, struct span sp)
 {
-	struct hlo_instr *t = name->binding;
-	if (!t || t->comp != c) {
-		resolve_error(r, sp, "use of undefined instruction '%s'", name->str);
+	struct hlo_instr *t = resolve_lookup(sc, name, len);
+	if (!t) {
+		resolve_error(r, sp, "use of undefined instruction '%.*s'", (int)len, name);
 		return NULL;
 	}
-	if (t->index >= user->index && !t->anonymous) {
-		uint8_t *seen = xcalloc(c->ninstrs + 1, 1);
-		bool cycle = resolve_reaches(c, t, user, seen);
-		free(seen);
-		if (cycle)
-			resolve_error(r, sp, "instruction '%s' depends on itself through '%s' (cycle)",
-				      user->name->str, name->str);
+	if (t->index >= user->index && !ir_is_anonymous(t)) {
+		if (t == user || resolve_reaches(sc, t, user))
+			resolve_error(r, sp, "instruction '%.*s' depends on itself through '%.*s' (cycle)",
+				      (int)user->name_len, user->name, (int)len, name);
 		else
-			resolve_error(r, sp, "use of '%s' before its definition", name->str);
+			resolve_error(r, sp, "use of '%.*s' before its definition", (int)len, name);
 		return NULL;
 	}
 	return t;
@@ -260,7 +342,7 @@ static bool resolve_dims(struct resolve_ctx *r, struct hlo_instr *i, const char 
 	*out = NULL;
 	if (!a)
 		return true;
-	struct hlo_value *v = value_parse(r->f, a->value, &r->scratch, NULL);
+	struct hlo_value *v = value_parse(r->f, ir_attr_value(a), &r->scratch, NULL);
 	return value_int_list(v, &r->scratch, out, n);
 }
 
@@ -309,12 +391,40 @@ static struct hlo_shape *resolve_infer_dot(struct resolve_ctx *r, struct hlo_ins
 	return res;
 }
 
+/* transpose: result dim k is operand dim dimensions[k]. */
+static struct hlo_shape *resolve_infer_transpose(struct resolve_ctx *r, struct hlo_instr *i,
+						 const struct hlo_shape *op)
+{
+	if (!ir_shape_is_array(op) || op->rank > 64)
+		return NULL;
+	int64_t *perm, dims[64];
+	uint32_t n;
+	struct arena_mark mk = arena_mark(&r->scratch);
+	struct hlo_shape *res = NULL;
+	if (resolve_dims(r, i, "dimensions", &perm, &n) && n == op->rank) {
+		bool ok = true;
+		for (uint32_t k = 0; k < n; k++) {
+			if (perm[k] < 0 || perm[k] >= (int64_t)n) {
+				ok = false;
+				break;
+			}
+			dims[k] = op->dims[perm[k]];
+		}
+		if (ok) {
+			struct hlo_shape s = { .type = op->type, .rank = n, .dims = dims };
+			res = build_shape_like(r->f, &s, op->type);
+		}
+	}
+	arena_release(&r->scratch, mk);
+	return res;
+}
+
 /* Result shapes that may be omitted in the text (elementwise and structural
  * ops, dot); others must be written. */
 static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *i)
 {
-	struct hlo_shape *a0 = i->noperands > 0 ? i->operands[0].u.instr->shape : NULL;
-	struct hlo_shape *a1 = i->noperands > 1 ? i->operands[1].u.instr->shape : NULL;
+	struct hlo_shape *a0 = i->noperands > 0 ? i->operands[0].instr->shape : NULL;
+	struct hlo_shape *a1 = i->noperands > 1 ? i->operands[1].instr->shape : NULL;
 	switch (i->op) {
 	case OP_ABS: case OP_CEIL: case OP_COUNT_LEADING_ZEROS: case OP_COPY: case OP_FLOOR:
 	case OP_NOT: case OP_NEGATE: case OP_POPCNT: case OP_SIGN: case OP_ROUND_NEAREST_AFZ:
@@ -341,15 +451,17 @@ static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *
 	case OP_TUPLE: {
 		struct hlo_shape **e = xcalloc(i->noperands + 1, sizeof *e);
 		for (uint32_t k = 0; k < i->noperands; k++)
-			e[k] = i->operands[k].u.instr->shape;
+			e[k] = i->operands[k].instr->shape;
 		struct hlo_shape *t = build_shape_tuple(r->f, e, i->noperands);
 		free(e);
 		return t;
 	}
 	case OP_GET_TUPLE_ELEMENT:
-		return a0 && i->tuple_index >= 0 ? ir_shape_tuple_elem(a0, i->tuple_index) : NULL;
+		return a0 && i->number >= 0 ? ir_shape_tuple_elem(a0, i->number) : NULL;
 	case OP_DOT:
 		return resolve_infer_dot(r, i, a0, a1);
+	case OP_TRANSPOSE:
+		return resolve_infer_transpose(r, i, a0);
 	case OP_CALL:
 		return i->ncallees && i->callees[0]->root ? i->callees[0]->root->shape : NULL;
 	case OP_CONDITIONAL:
@@ -364,42 +476,44 @@ static void resolve_tuple_index(struct resolve_ctx *r, struct hlo_instr *i)
 	const struct hlo_attr *a = ir_attr(i, ATTR_INDEX);
 	if (!a)
 		return;
-	const char *t = r->f->src->buf + a->value.start;
+	const char *t = r->f->src->buf + a->value_off;
 	char *end;
 	long long v = strtoll(t, &end, 10);
-	if (end == t || (uint64_t)(end - r->f->src->buf) != a->value.end)
-		resolve_error(r, a->value, "index must be an integer");
+	if (end == t || (uint64_t)(end - r->f->src->buf) != a->value_off + a->value_len)
+		resolve_error(r, ir_attr_value(a), "index must be an integer");
 	else
-		i->tuple_index = v;
+		i->number = v;
 }
 
-static void resolve_control(struct resolve_ctx *r, struct hlo_comp *c, struct hlo_instr *i)
+static void resolve_control(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_instr *i)
 {
 	const struct hlo_attr *a = ir_attr(i, ATTR_CONTROL_PREDECESSORS);
 	if (!a)
 		return;
 	struct arena_mark mk = arena_mark(&r->scratch);
-	struct hlo_value *v = value_parse(r->f, a->value, &r->scratch, r->d);
+	struct hlo_value *v = value_parse(r->f, ir_attr_value(a), &r->scratch, r->d);
 	if (!v || v->kind != V_BRACE) {
 		if (v)
-			resolve_error(r, a->value, "control-predecessors must be a list of instruction names");
+			resolve_error(r, ir_attr_value(a), "control-predecessors must be a list of instruction names");
 		else
 			r->errors++;
 		arena_release(&r->scratch, mk);
 		return;
 	}
 	uint32_t n = value_count(v), k = 0;
-	i->control = arena_array(&r->f->arena, n, sizeof *i->control);
+	if (!i->extra)
+		i->extra = arena_alloc(&r->f->arena, sizeof *i->extra);
+	i->extra->control = arena_array(&r->f->arena, n, sizeof *i->extra->control);
 	for (struct hlo_value *e = v->child; e; e = e->next) {
 		if (e->kind != V_NAME && e->kind != V_IDENT) {
 			resolve_error(r, e->span, "expected an instruction name");
 			continue;
 		}
-		struct hlo_instr *t = resolve_ref(r, c, i, e->key, e->span);
+		struct hlo_instr *t = resolve_ref(r, sc, i, e->key->str, e->key->len, e->span);
 		if (t)
-			i->control[k++] = t;
+			i->extra->control[k++] = t;
 	}
-	i->ncontrol = k;
+	i->extra->ncontrol = k;
 	arena_release(&r->scratch, mk);
 }
 
@@ -407,135 +521,133 @@ static void resolve_params(struct resolve_ctx *r, struct hlo_comp *c)
 {
 	int64_t max = -1;
 	for (uint32_t k = 0; k < c->ninstrs; k++)
-		if (c->instrs[k]->op == OP_PARAMETER && c->instrs[k]->parameter_number > max)
-			max = c->instrs[k]->parameter_number;
+		if (c->instrs[k]->op == OP_PARAMETER && c->instrs[k]->number > max)
+			max = c->instrs[k]->number;
 	if (max >= (int64_t)c->ninstrs) {
 		for (uint32_t k = 0; k < c->ninstrs; k++)
-			if (c->instrs[k]->parameter_number == max)
-				resolve_error(r, c->instrs[k]->span, "parameter number %lld is larger than the number of parameters",
-					      (long long)max);
+			if (c->instrs[k]->op == OP_PARAMETER && c->instrs[k]->number == max)
+				resolve_error(r, ir_instr_span(c->instrs[k]),
+					      "parameter number %lld is larger than the number of parameters", (long long)max);
 		return;
 	}
 	c->nparams = (uint32_t)(max + 1);
 	c->params = arena_array(&r->f->arena, c->nparams, sizeof *c->params);
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *p = c->instrs[k];
-		if (p->op != OP_PARAMETER || p->parameter_number < 0)
+		if (p->op != OP_PARAMETER || p->number < 0)
 			continue;
-		if (c->params[p->parameter_number])
-			resolve_error(r, p->span, "duplicate parameter number %lld in computation '%s'",
-				      (long long)p->parameter_number, c->name->str);
+		if (c->params[p->number])
+			resolve_error(r, ir_instr_span(p), "duplicate parameter number %lld in computation '%s'",
+				      (long long)p->number, c->name->str);
 		else
-			c->params[p->parameter_number] = p;
+			c->params[p->number] = p;
 	}
 	for (uint32_t k = 0; k < c->nparams; k++)
 		if (!c->params[k])
 			resolve_error(r, c->name_span, "computation '%s' has no parameter number %u", c->name->str, k);
 	/* Like XLA, parameter names and shapes in a signature are syntax only;
 	 * the result shape must match the root. */
-	if (c->has_signature && !c->inline_body) {
-		if (c->root && c->root->shape && c->sig_result &&
-		    !ir_shape_equal(c->sig_result, c->root->shape, false)) {
-			char a[128], b[128];
-			ir_shape_format(c->sig_result, false, a, sizeof a);
-			ir_shape_format(c->root->shape, false, b, sizeof b);
-			resolve_error(r, c->name_span, "signature result %s does not match the root shape %s", a, b);
-		}
+	if (c->has_signature && !c->inline_body && c->root && c->root->shape && c->sig_result &&
+	    !ir_shape_equal(c->sig_result, c->root->shape, false)) {
+		char a[128], b[128];
+		ir_shape_format(c->sig_result, false, a, sizeof a);
+		ir_shape_format(c->root->shape, false, b, sizeof b);
+		resolve_error(r, c->name_span, "signature result %s does not match the root shape %s", a, b);
 	}
+}
+
+/* Emits each synthesized GTE right after the tuple it reads, as XLA's
+ * post-order printing places it. */
+static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct resolve_vec *made)
+{
+	uint32_t total = c->ninstrs + made->n, n = 0;
+	struct hlo_instr **out = arena_array(&r->f->arena, total, sizeof *out);
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		out[n++] = c->instrs[k];
+		for (uint32_t done = n - 1; done < n; done++)
+			for (uint32_t j = 0; j < made->n; j++)
+				if (((struct hlo_instr *)made->p[j])->operands[0].instr == out[done])
+					out[n++] = made->p[j];
+	}
+	c->instrs = out;
+	c->ninstrs = n;
+	for (uint32_t k = 0; k < n; k++)
+		c->instrs[k]->index = k;
 }
 
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 {
-	struct resolve_vec list = { 0 };
-	bool changed = false;
+	struct resolve_scope sc = { .c = c, .src = r->f->src->buf };
+	struct resolve_vec made = { 0 };
+	if (c->ninstrs > RESOLVE_LINEAR_MAX) {
+		sc.names = intern_new_empty();
+		intern(sc.names, "", 0);  /* reserve needs a non-empty table */
+		intern_reserve(sc.names, c->ninstrs);
+	}
 	/* Bind every name first so forward references can be told from
 	 * undefined ones (and cycles reported as such). */
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *i = c->instrs[k];
 		i->comp = c;
-		if (i->name->binding && ((struct hlo_instr *)i->name->binding)->comp == c) {
-			if (i->anonymous) {
-				/* nested instructions: parameter.anon, parameter.anon.1, ... */
-				char buf[256];
-				for (unsigned n = 1;; n++) {
-					int len = snprintf(buf, sizeof buf, "%s.%u", i->name->str, n);
-					struct interned *id = intern(r->f->names, buf, (size_t)len);
-					if (!id->binding || ((struct hlo_instr *)id->binding)->comp != c) {
-						i->name = id;
-						break;
-					}
+		if (!resolve_bind(&sc, i, k))
+			continue;
+		if (ir_is_anonymous(i)) {
+			/* nested instructions: parameter.anon, parameter.anon.1, ... */
+			char buf[256];
+			for (unsigned n = 1;; n++) {
+				int len = snprintf(buf, sizeof buf, "%.*s.%u", (int)i->name_len, i->name, n);
+				if (!resolve_lookup(&sc, buf, (size_t)len)) {
+					i->name = arena_strndup(&r->f->arena, buf, (size_t)len);
+					i->name_len = (uint32_t)len;
+					break;
 				}
-			} else {
-				resolve_error(r, i->name_span, "duplicate instruction name '%s' in computation '%s'",
-					      i->name->str, c->name->str);
-				continue;
 			}
+			if (resolve_bind(&sc, i, k))
+				resolve_error(r, ir_instr_name_span(i), "cannot name nested instruction");
+		} else {
+			resolve_error(r, ir_instr_name_span(i), "duplicate instruction name '%.*s' in computation '%s'",
+				      (int)i->name_len, i->name, c->name->str);
 		}
-		i->name->binding = i;
 	}
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *i = c->instrs[k];
 		resolve_callees(r, i);
 		if (i->op == OP_GET_TUPLE_ELEMENT)
 			resolve_tuple_index(r, i);
+		bool ok = true;
 		for (uint32_t j = 0; j < i->noperands; j++) {
 			struct hlo_operand *o = &i->operands[j];
-			if (o->resolved)
+			if (o->instr)
 				continue;
-			struct hlo_instr *t = resolve_ref(r, c, i, o->u.name, o->span);
-			if (t && o->ngte) {
-				t = resolve_compact_gte(r, t, o, &list);
-				changed = true;
-			}
-			o->u.instr = t;
-			o->resolved = t != NULL;
-			if (t && o->declared && t->shape && !ir_shape_equal(o->declared, t->shape, false)) {
+			const struct hlo_operand_extra *x = i->extra && i->extra->operands ? &i->extra->operands[j] : NULL;
+			struct hlo_instr *t = resolve_ref(r, &sc, i, r->f->src->buf + o->off, o->len, ir_operand_span(o));
+			if (t && x && x->ngte)
+				t = resolve_compact_gte(r, &sc, t, x, ir_operand_span(o), &made);
+			o->instr = t;
+			ok &= t != NULL;
+			if (t && x && x->declared && t->shape && !ir_shape_equal(x->declared, t->shape, false)) {
 				char a[128], b[128];
-				ir_shape_format(o->declared, false, a, sizeof a);
+				ir_shape_format(x->declared, false, a, sizeof a);
 				ir_shape_format(t->shape, false, b, sizeof b);
-				resolve_error(r, o->span, "operand shape %s does not match the shape %s of '%s'", a, b,
-					      t->name->str);
+				resolve_error(r, ir_operand_span(o), "operand shape %s does not match the shape %s of '%.*s'",
+					      a, b, (int)t->name_len, t->name);
 			}
 		}
-		resolve_control(r, c, i);
-		bool ok = true;
-		for (uint32_t j = 0; j < i->noperands; j++)
-			ok &= i->operands[j].resolved;
+		resolve_control(r, &sc, i);
 		if (!i->shape && ok) {
 			i->shape = resolve_infer(r, i);
 			if (!i->shape)
-				resolve_error(r, i->opcode_span, "cannot infer the result shape of '%s'; write it before the opcode",
-					      i->name->str);
+				resolve_error(r, ir_instr_opcode_span(i),
+					      "cannot infer the result shape of '%.*s'; write it before the opcode",
+					      (int)i->name_len, i->name);
 		}
-		resolve_push(&list, i);
 	}
-	if (changed) {
-		/* XLA prints a synthesised GTE right after the tuple it reads
-		 * (post order from the root): emit each after its base. */
-		c->instrs = arena_array(&r->f->arena, list.n, sizeof *c->instrs);
-		uint32_t n = 0;
-		for (uint32_t k = 0; k < list.n; k++) {
-			struct hlo_instr *i = list.p[k];
-			if (i->anonymous && i->op == OP_GET_TUPLE_ELEMENT && i->nattrs == 0)
-				continue;
-			c->instrs[n++] = i;
-			for (uint32_t done = n - 1; done < n; done++)
-				for (uint32_t j = 0; j < list.n; j++) {
-					struct hlo_instr *g = list.p[j];
-					if (g->anonymous && g->op == OP_GET_TUPLE_ELEMENT && g->nattrs == 0 &&
-					    g->operands[0].u.instr == c->instrs[done])
-						c->instrs[n++] = g;
-				}
-		}
-		c->ninstrs = n;
-		for (uint32_t k = 0; k < c->ninstrs; k++)
-			c->instrs[k]->index = k;
-	}
-	free(list.p);
+	if (made.n)
+		resolve_place_gtes(r, c, &made);
+	free(made.p);
+	if (sc.names)
+		intern_free(sc.names);
 	resolve_params(r, c);
-	for (uint32_t k = 0; k < c->ninstrs; k++)
-		if (c->instrs[k]->name->binding == c->instrs[k])
-			c->instrs[k]->name->binding = NULL;
 }
 
 /* Users and callers, counted first so each list is one arena array. */
@@ -547,8 +659,8 @@ static void resolve_edges(struct resolve_ctx *r)
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
 			for (uint32_t j = 0; j < i->noperands; j++)
-				if (i->operands[j].resolved)
-					i->operands[j].u.instr->nusers++;
+				if (i->operands[j].instr)
+					i->operands[j].instr->nusers++;
 			for (uint32_t j = 0; j < i->ncallees; j++)
 				i->callees[j]->ncallers++;
 		}
@@ -568,9 +680,9 @@ static void resolve_edges(struct resolve_ctx *r)
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
 			for (uint32_t j = 0; j < i->noperands; j++) {
-				if (!i->operands[j].resolved)
+				if (!i->operands[j].instr)
 					continue;
-				struct hlo_instr *t = i->operands[j].u.instr;
+				struct hlo_instr *t = i->operands[j].instr;
 				/* an instruction using the same operand twice is one user */
 				if (!t->nusers || t->users[t->nusers - 1] != i)
 					t->users[t->nusers++] = i;
@@ -590,7 +702,7 @@ static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_
 		for (uint32_t j = 0; j < i->ncallees; j++) {
 			struct hlo_comp *t = i->callees[j];
 			if (state[t->index] == 1) {
-				resolve_error(r, i->span, "computation '%s' calls itself through '%s' (recursion)",
+				resolve_error(r, ir_instr_span(i), "computation '%s' calls itself through '%s' (recursion)",
 					      t->name->str, c->name->str);
 				return true;
 			}
@@ -602,20 +714,34 @@ static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_
 	return false;
 }
 
+static int resolve_cmp_start(const void *a, const void *b)
+{
+	uint64_t x = (*(struct hlo_comp *const *)a)->span.start, y = (*(struct hlo_comp *const *)b)->span.start;
+	return x < y ? -1 : x > y;
+}
+
 void resolve_module(struct hlo_module *m, struct diag_sink *d)
 {
 	struct resolve_ctx r = { .m = m, .f = m->file, .d = d };
 	arena_init(&r.scratch);
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		struct hlo_attr *a = &m->attrs[k];
-		const char *t = r.f->src->buf + a->value.start;
+		const char *t = r.f->src->buf + a->value_off;
 		if (a->key == ATTR_IS_SCHEDULED)
-			m->is_scheduled = span_len(a->value) == 4 && !memcmp(t, "true", 4);
+			m->is_scheduled = a->value_len == 4 && !memcmp(t, "true", 4);
 		else if (a->key == ATTR_NUM_PARTITIONS)
 			m->num_partitions = strtoll(t, NULL, 10);
 		else if (a->key == ATTR_REPLICA_COUNT)
 			m->replica_count = strtoll(t, NULL, 10);
 	}
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		r.ninline += m->comps[k]->inline_body;
+	r.inline_comps = xmalloc((r.ninline + 1) * sizeof *r.inline_comps);
+	r.ninline = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		if (m->comps[k]->inline_body)
+			r.inline_comps[r.ninline++] = m->comps[k];
+	qsort(r.inline_comps, r.ninline, sizeof *r.inline_comps, resolve_cmp_start);
 	resolve_bind_comps(&r);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		resolve_comp(&r, m->comps[k]);
@@ -628,5 +754,6 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 				resolve_call_cycle(&r, m->comps[k], state);
 		free(state);
 	}
+	free(r.inline_comps);
 	arena_free(&r.scratch);
 }

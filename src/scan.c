@@ -15,15 +15,23 @@ struct interned *scan_intern(struct scan_state *ss, const char *s, size_t n)
 	return intern(ss->ctx->file->names, s, n);
 }
 
-void scan_attr_name(struct scan_state *ss, struct interned *name, const char *after)
+struct interned *scan_attr_name(struct scan_state *ss, const char *s, size_t n, const char *after)
 {
+	/* Attribute names inside a value ({op_name="x" ...}) are only needed
+	 * when the value is decoded, so the module parse does not intern them;
+	 * build_attr interns the few it keeps. */
+	struct interned *name = NULL;
+	if (ss->depth == ss->instr_depth || ss->ctx->mode != BUILD_MODULE)
+		name = scan_intern(ss, s, n);
 	if (*after != '{')
-		return;
-	if (name->attr == ATTR_BACKEND_CONFIG + 1 ||
-	    (ss->fa_depth && ss->brace_depth == ss->fa_depth))
+		return name;
+	if ((n == 14 && !memcmp(s, "backend_config", 14)) || (ss->fa_depth && ss->brace_depth == ss->fa_depth))
 		ss->json_pending = true;
-	else if (name->attr == ATTR_FRONTEND_ATTRIBUTES + 1)
+	else if (n == 19 && !memcmp(s, "frontend_attributes", 19))
 		ss->fa_depth = ss->brace_depth + 1;
+	else if (n == 8 && ss->depth == ss->instr_depth && ss->ctx->mode == BUILD_MODULE && !memcmp(s, "metadata", 8))
+		ss->md_pending = true;  /* checked lexically now, decoded on demand (attr.c) */
+	return name;
 }
 
 /* [0-9bf?]{2,}_[0-9io?]{2,}->[0-9bf?]{2,} */
@@ -64,8 +72,16 @@ bool scan_is_definition(const char *after)
 
 int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
 {
-	struct interned *id = scan_intern(ss, s, n);
+	/* Only vocabulary is interned; a name that is not already in the table
+	 * is an instruction or computation name, read later from its span. */
+	struct interned *id = intern_find(ss->ctx->file->names, s, n);
 	lval->id = id;
+	if (!id) {
+		if (!scan_is_definition(s + n))
+			return IDENT;
+		ss->instr_depth = ss->depth;
+		return DEFNAME;
+	}
 	if (id->keyword) {
 		switch (id->keyword) {
 		case KW_HLOMODULE: return T_HLOMODULE;
@@ -86,8 +102,10 @@ int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
 		lval->d = NAN;
 		return DECIMAL;
 	}
-	if (scan_is_definition(s + n))
+	if (scan_is_definition(s + n)) {
+		ss->instr_depth = ss->depth;
 		return DEFNAME;
+	}
 	if (s[n] == '(' && id->opcode == OP_CONSTANT + 1)
 		ss->literal_pending = true;
 	return IDENT;
@@ -225,6 +243,17 @@ static bool scan_int(const char *s, size_t n, int64_t *out)
 
 int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
 {
+	/* Fast path: most number-like words are small non-negative integers. */
+	if (n <= 18 && s[0] != '-') {
+		int64_t v = 0;
+		size_t i = 0;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			v = v * 10 + (s[i++] - '0');
+		if (i == n) {
+			lval->i = v;
+			return INT;
+		}
+	}
 	if (n == 1 && s[0] == '?')
 		return '?';
 	if (scan_is_decimal(s, n)) {
@@ -299,6 +328,17 @@ bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTY
 				i += 2;
 				while (isxdigit(u[i + 1]))
 					i++;
+			} else if ((e == 'u' || e == 'U') && i + 2 + (e == 'u' ? 4u : 8u) <= n - 1) {
+				/* absl::CUnescape: \uXXXX and \UXXXXXXXX */
+				size_t k = e == 'u' ? 4 : 8, h = 0;
+				while (h < k && isxdigit(u[i + 2 + h]))
+					h++;
+				if (h != k) {
+					struct span sp = span_make(loc->start + i, loc->start + i + 2);
+					scan_error(ss, sp, "invalid escape sequence in string");
+					return false;
+				}
+				i += 1 + k;
 			} else {
 				struct span sp = span_make(loc->start + i, loc->start + i + 2);
 				scan_error(ss, sp, "invalid escape sequence in string");
@@ -337,6 +377,8 @@ void scan_close(struct scan_state *ss, int c)
 {
 	if (ss->depth > 0)
 		ss->depth--;
+	if (ss->depth < ss->instr_depth)
+		ss->instr_depth = ss->depth;
 	if (c == '}' && ss->brace_depth > 0) {
 		if (ss->brace_depth == ss->fa_depth)
 			ss->fa_depth = 0;
@@ -376,6 +418,7 @@ void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
 {
 	va_list ap;
 	ss->lex_error = true;
+	ss->ctx->recovering = true;
 	va_start(ap, fmt);
 	ss->ctx->errors++;
 	ss->ctx->module_errors++;
@@ -403,8 +446,14 @@ void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bo
 		       bool after_lex_error, const char **expected, int nexpected)
 {
 	(void)scanner;
-	if (after_lex_error)
-		return;  /* the scanner already said what is wrong */
+	/* Until a whole instruction parses again after an error, further syntax
+	 * errors are nearly always cascades of it: say nothing. */
+	if (after_lex_error || ctx->recovering) {
+		ctx->errors++;
+		ctx->module_errors++;
+		return;
+	}
+	ctx->recovering = true;
 	char near[96];
 	if (eof) {
 		snprintf(near, sizeof near, "at end of input");

@@ -14,8 +14,10 @@
 #define SCAN_MAX_DEPTH 8192
 
 struct interned *scan_intern(struct scan_state *ss, const char *s, size_t n);
-/* Notes what an attribute name implies for the next '{' (raw JSON capture). */
-void scan_attr_name(struct scan_state *ss, struct interned *name, const char *after);
+/* An attribute name s[0..n) ("name=" without '='): notes what it implies for
+ * the next '{' (raw JSON capture) and returns it interned, or NULL inside a
+ * bracket during the module parse (the value is decoded later if needed). */
+struct interned *scan_attr_name(struct scan_state *ss, const char *s, size_t n, const char *after);
 /* Classifies "word>..." text: DIMLABELS when it is a full dim-label token, else -1. */
 int scan_dim_labels(struct scan_state *ss, const char *s, size_t n);
 /* Classifies an identifier: keyword tokens, TYPE, DECIMAL (nan), DEFNAME, IDENT. */

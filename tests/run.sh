@@ -70,7 +70,7 @@ compare() {
 	fi
 	cmp -s "$2" "$3" && return 0
 	echo "--- diff -u $2 (expected) actual"
-	diff -u "$2" "$3" | sed '1,2d' | head -n 200
+	diff -a -u "$2" "$3" | sed '1,2d' | head -n 200
 	return 1
 }
 
@@ -127,7 +127,7 @@ while IFS= read -r f; do
 		fail "$name" "timed out after ${TIMEOUT}s"
 		continue
 	fi
-	if [ "$rc" -gt 128 ] || grep -q 'Sanitizer' "$tmp/err"; then
+	if [ "$rc" -gt 128 ] || grep -aqE 'Sanitizer|runtime error:' "$tmp/err"; then
 		fail "$name" "crashed (exit $rc)"
 		head -n 30 "$tmp/err"
 		continue

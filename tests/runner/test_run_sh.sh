@@ -44,7 +44,7 @@ printf '#!/bin/sh\necho boom\nexit 3\n' >"$t/tests/sh/test_bad.sh"
 printf '#!/bin/sh\nexit 1\n' >"$t/tests/sh/test_notexec.sh"
 chmod +x "$t/tests/sh/test_ok.sh" "$t/tests/sh/test_skip.sh" "$t/tests/sh/test_bad.sh"
 
-HLOLINT=$t/fake TESTS_DIR=$t/tests TIMEOUT=1 sh "$root/tests/run.sh" >"$t/log" 2>&1
+HLOLINT=$t/fake TESTS_DIR=$t/tests TIMEOUT=1 ${RUNSH_SHELL:-sh} "$root/tests/run.sh" >"$t/log" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
 for want in '[PASS] a/ok' '[PASS] a/fmt' '[PASS] a/bad' '[PASS] a/gz' '[FAIL] a/badexit' \
@@ -58,12 +58,12 @@ grep -q 'fixture\|test_notexec' "$t/log" && fail "fixtures or non-executable scr
 [ "$(tail -n 1 "$t/log")" = "5 passed, 5 failed" ] || { cat "$t/log"; fail "closing line"; }
 
 # Pattern selection, and UPDATE=1 fixing the stale expectation.
-HLOLINT=$t/fake TESTS_DIR=$t/tests UPDATE=1 sh "$root/tests/run.sh" badexit >"$t/log2" 2>&1 ||
+HLOLINT=$t/fake TESTS_DIR=$t/tests UPDATE=1 ${RUNSH_SHELL:-sh} "$root/tests/run.sh" badexit >"$t/log2" 2>&1 ||
 	{ cat "$t/log2"; fail "UPDATE run failed"; }
 grep -qF "[UPDATED] a/badexit" "$t/log2" || fail "no UPDATED line"
 [ "$(tail -n 1 "$t/log2")" = "1 passed, 0 failed" ] || fail "selection: $(tail -n 1 "$t/log2")"
 grep -qF 'error: bad input' "$d/badexit.err" || fail "UPDATE did not rewrite badexit.err"
-HLOLINT=$t/fake TESTS_DIR=$t/tests sh "$root/tests/run.sh" a/ok a/gz >"$t/log3" 2>&1 ||
+HLOLINT=$t/fake TESTS_DIR=$t/tests ${RUNSH_SHELL:-sh} "$root/tests/run.sh" a/ok a/gz >"$t/log3" 2>&1 ||
 	fail "selected run failed"
 [ "$(tail -n 1 "$t/log3")" = "2 passed, 0 failed" ] || fail "two patterns"
 exit 0

@@ -1,0 +1,1911 @@
+/* attr.c - typed decoders over attribute values (see attr.h).  Each decoder
+ * walks one value tree (or, for metadata and frontend attributes, the raw
+ * text) once, allocates its result in the caller's arena and reports the
+ * first problem through struct attr_error.  Nothing is cached or printed;
+ * which attributes an opcode takes is verify.c's business, not this file's. */
+#include "attr.h"
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Device and group counts beyond this are rejected rather than overflowing. */
+#define ATTR_MAX_DEVICES ((uint64_t)1 << 40)
+
+static bool attr_fail(struct attr_error *err, struct span sp, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool attr_fail(struct attr_error *err, struct span sp, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		err->span = sp;
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}
+
+static const char *attr_text(const struct hlo_file *f, struct span sp)
+{
+	return f->src->buf + sp.start;
+}
+
+/* A short printable excerpt of a value for messages. */
+static int attr_excerpt_len(struct span sp)
+{
+	uint64_t n = span_len(sp);
+	return n > 40 ? 40 : (int)n;
+}
+
+static bool attr_is(const struct hlo_value *v, enum value_kind k)
+{
+	return v && v->kind == k;
+}
+
+static bool attr_is_ident(const struct hlo_value *v, const char *s)
+{
+	return v && v->kind == V_IDENT && v->key && !strcmp(v->key->str, s);
+}
+
+static bool attr_is_punct(const struct hlo_value *v, enum value_punct p)
+{
+	return v && v->kind == V_PUNCT && v->u.i == p;
+}
+
+static bool attr_is_pair(const struct hlo_value *v, const char *key)
+{
+	return v && v->kind == V_PAIR && v->key && !strcmp(v->key->str, key);
+}
+
+/* Multiplies with a cap; false on overflow past ATTR_MAX_DEVICES. */
+static bool attr_mul(uint64_t *acc, int64_t x)
+{
+	if (x < 0)
+		return false;
+	if (x && *acc > ATTR_MAX_DEVICES / (uint64_t)x)
+		return false;
+	*acc *= (uint64_t)x;
+	return true;
+}
+
+/* ---- Generic access and scalars ---- */
+
+struct hlo_value *attr_parse(struct hlo_file *f, const struct hlo_attr *at, struct arena *a,
+			     struct attr_error *err)
+{
+	struct hlo_value *v = value_parse(f, ir_attr_value(at), a, NULL);
+	if (!v)
+		attr_fail(err, ir_attr_value(at), "cannot decode the value of '%s'", at->name->str);
+	return v;
+}
+
+bool attr_int(const struct hlo_value *v, int64_t *out, struct attr_error *err)
+{
+	if (!attr_is(v, V_INT))
+		return attr_fail(err, v ? v->span : span_none(), "expected an integer");
+	*out = v->u.i;
+	return true;
+}
+
+bool attr_int32(const struct hlo_value *v, int64_t *out, struct attr_error *err)
+{
+	if (!attr_int(v, out, err))
+		return false;
+	if (*out < INT32_MIN || *out > INT32_MAX)
+		return attr_fail(err, v->span, "value %lld is out of range for int32", (long long)*out);
+	return true;
+}
+
+bool attr_bool(const struct hlo_value *v, bool *out, struct attr_error *err)
+{
+	if (!attr_is(v, V_BOOL))
+		return attr_fail(err, v ? v->span : span_none(), "expected true or false");
+	*out = v->u.i != 0;
+	return true;
+}
+
+bool attr_float(const struct hlo_value *v, double *out, struct attr_error *err)
+{
+	if (!v)
+		return attr_fail(err, span_none(), "expected a number");
+	switch (v->kind) {
+	case V_INT:
+		*out = (double)v->u.i;
+		break;
+	case V_DECIMAL:
+		*out = v->u.d;
+		if (isinf(*out))
+			return attr_fail(err, v->span, "decimal value is out of range");
+		break;
+	case V_INF:
+		*out = INFINITY;
+		return true;
+	case V_NEGINF:
+		*out = -INFINITY;
+		return true;
+	default:
+		return attr_fail(err, v->span, "expected a number");
+	}
+	if (isfinite(*out) && fabs(*out) > FLT_MAX)
+		return attr_fail(err, v->span, "value is out of range for a float");
+	return true;
+}
+
+bool attr_string(const struct hlo_file *f, const struct hlo_value *v, struct arena *a, char **out,
+		 size_t *len, struct attr_error *err)
+{
+	size_t n = 0;
+	if (!attr_is(v, V_STRING))
+		return attr_fail(err, v ? v->span : span_none(), "expected a quoted string");
+	*out = value_string(f, v, a, &n);
+	if (!*out)
+		return attr_fail(err, v->span, "invalid escape in string");
+	if (len)
+		*len = n;
+	return true;
+}
+
+static bool attr_eq_nocase(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+	return *a == *b;
+}
+
+int attr_enum(const struct hlo_value *v, const char *const *names, bool nocase, const char *what,
+	      struct attr_error *err)
+{
+	if (v && v->kind == V_IDENT && v->key) {
+		for (int k = 0; names[k]; k++)
+			if (nocase ? attr_eq_nocase(v->key->str, names[k]) : !strcmp(v->key->str, names[k]))
+				return k;
+	}
+	if (err) {
+		char list[160];
+		size_t o = 0;
+		list[0] = 0;
+		for (int k = 0; names[k] && o < sizeof list - 8; k++) {
+			int n = snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", names[k]);
+			if (n < 0 || (size_t)n >= sizeof list - o) {
+				snprintf(list + o, sizeof list - o, ", ...");
+				break;
+			}
+			o += (size_t)n;
+		}
+		if (v && v->kind == V_IDENT && v->key)
+			attr_fail(err, v->span, "unknown %s '%s' (expected one of %s)", what, v->key->str, list);
+		else
+			attr_fail(err, v ? v->span : span_none(), "expected a %s (one of %s)", what, list);
+	}
+	return -1;
+}
+
+/* ---- Raw-text fast paths ---- */
+
+static bool attr_text_digits(const char **pp, const char *end, int64_t *out)
+{
+	const char *p = *pp;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	if (p >= end || !isdigit((unsigned char)*p))
+		return false;
+	int64_t x = 0;
+	while (p < end && isdigit((unsigned char)*p)) {
+		if (x > (INT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (*p++ - '0');
+	}
+	*out = neg ? -x : x;
+	*pp = p;
+	return true;
+}
+
+bool attr_text_int(const struct hlo_file *f, struct span value, int64_t *out)
+{
+	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	return attr_text_digits(&p, end, out) && p == end;
+}
+
+bool attr_text_bool(const struct hlo_file *f, struct span value, bool *out)
+{
+	const char *p = f->src->buf + value.start;
+	size_t n = (size_t)span_len(value);
+	if (n == 4 && !memcmp(p, "true", 4))
+		*out = true;
+	else if (n == 5 && !memcmp(p, "false", 5))
+		*out = false;
+	else
+		return false;
+	return true;
+}
+
+bool attr_text_ident(const struct hlo_file *f, struct span value, const char **s, size_t *n)
+{
+	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	const char *q = p + (p < end && *p == '%');
+	if (q >= end || !(isalpha((unsigned char)*q) || *q == '_'))
+		return false;
+	for (const char *r = q; r < end; r++)
+		if (!(isalnum((unsigned char)*r) || *r == '_' || *r == '.' || *r == '-'))
+			return false;
+	*s = p;
+	*n = (size_t)(end - p);
+	return true;
+}
+
+bool attr_text_ints(const struct hlo_file *f, struct span value, struct arena *a, struct attr_ints *out)
+{
+	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	if (end - p < 2 || *p != '{' || end[-1] != '}')
+		return false;
+	uint32_t cap = 1;
+	for (const char *q = p; q < end; q++)
+		cap += *q == ',';
+	out->v = arena_array(a, cap, sizeof *out->v);
+	out->n = 0;
+	p++;
+	end--;
+	while (p < end && *p == ' ')
+		p++;
+	if (p == end)
+		return true;
+	for (;;) {
+		if (out->n == cap || !attr_text_digits(&p, end, &out->v[out->n++]))
+			return false;
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			return true;
+		if (*p++ != ',')
+			return false;
+		while (p < end && *p == ' ')
+			p++;
+	}
+}
+
+/* ---- Lists ---- */
+
+/* Items after the first of a list must be comma separated. */
+static bool attr_need_comma(const struct hlo_value *item, const struct hlo_value *first,
+			    struct attr_error *err)
+{
+	if (item != first && !item->comma_before)
+		return attr_fail(err, item->span, "expected ',' between list items");
+	return true;
+}
+
+bool attr_ints(const struct hlo_value *v, struct arena *a, struct attr_ints *out, struct attr_error *err)
+{
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected a list of integers like {0,1}");
+	uint32_t n = value_count(v), k = 0;
+	out->n = n;
+	out->v = arena_array(a, n, sizeof *out->v);
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (c->kind != V_INT)
+			return attr_fail(err, c->span, "expected an integer in the list");
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		out->v[k++] = c->u.i;
+	}
+	return true;
+}
+
+bool attr_int_lists(const struct hlo_value *v, struct arena *a, struct attr_int_lists *out,
+		    struct attr_error *err)
+{
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected a list of lists like {{0,1},{2,3}}");
+	uint32_t n = value_count(v), k = 0;
+	out->n = n;
+	out->lists = arena_array(a, n, sizeof *out->lists);
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (!attr_need_comma(c, v->child, err) || !attr_ints(c, a, &out->lists[k++], err))
+			return false;
+	}
+	return true;
+}
+
+bool attr_source_target_pairs(const struct hlo_value *v, struct arena *a, struct attr_int_lists *out,
+			      struct attr_error *err)
+{
+	if (!attr_int_lists(v, a, out, err))
+		return false;
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next, k++)
+		if (out->lists[k].n != 2)
+			return attr_fail(err, c->span, "a source-target pair must have exactly 2 entries, got %u",
+					 out->lists[k].n);
+	return true;
+}
+
+bool attr_bools(const struct hlo_value *v, struct arena *a, struct attr_bools *out, struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (attr_is(v, V_BOOL)) {
+		out->n = 1;
+		out->v = arena_alloc(a, sizeof *out->v);
+		out->v[0] = v->u.i != 0;
+		return true;
+	}
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected true, false or a list like {true,false}");
+	out->braced = true;
+	out->n = value_count(v);
+	out->v = arena_array(a, out->n, sizeof *out->v);
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (!attr_need_comma(c, v->child, err) || !attr_bool(c, &out->v[k++], err))
+			return false;
+	}
+	return true;
+}
+
+/* A shape in a value tree: V_SHAPE, or a V_PAREN tuple of them (built in a,
+ * not hash-consed: compare with ir_shape_equal). */
+static struct hlo_shape *attr_value_shape(const struct hlo_value *v, struct arena *a, struct attr_error *err)
+{
+	if (attr_is(v, V_SHAPE))
+		return v->u.shape;
+	if (!attr_is(v, V_PAREN)) {
+		attr_fail(err, v ? v->span : span_none(), "expected a shape");
+		return NULL;
+	}
+	struct hlo_shape *s = arena_alloc(a, sizeof *s);
+	s->type = PT_TUPLE;
+	s->rank = value_count(v);
+	s->elems = arena_array(a, s->rank, sizeof *s->elems);
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (!attr_need_comma(c, v->child, err))
+			return NULL;
+		if (!(s->elems[k++] = attr_value_shape(c, a, err)))
+			return NULL;
+	}
+	return s;
+}
+
+bool attr_shapes(const struct hlo_value *v, struct arena *a, struct attr_shapes *out, struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE)) {
+		struct hlo_shape *s = attr_value_shape(v, a, err);
+		if (!s)
+			return false;
+		out->n = 1;
+		out->shapes = arena_alloc(a, sizeof *out->shapes);
+		out->spans = arena_alloc(a, sizeof *out->spans);
+		out->shapes[0] = s;
+		out->spans[0] = v->span;
+		return true;
+	}
+	out->n = value_count(v);
+	out->shapes = arena_array(a, out->n, sizeof *out->shapes);
+	out->spans = arena_array(a, out->n, sizeof *out->spans);
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next, k++) {
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		out->spans[k] = c->span;
+		if (!(out->shapes[k] = attr_value_shape(c, a, err)))
+			return false;
+	}
+	return true;
+}
+
+/* ---- Tile assignments (devices=, iota replica groups, device_ids) ---- */
+
+static bool attr_dims_bracket(const struct hlo_value *v, struct arena *a, uint32_t *rank, int64_t **dims,
+			      uint64_t *product, const char *what, struct attr_error *err)
+{
+	if (!attr_is(v, V_BRACKET))
+		return attr_fail(err, v ? v->span : span_none(), "expected [dims] for %s", what);
+	*rank = value_count(v);
+	*dims = arena_array(a, *rank, sizeof **dims);
+	*product = 1;
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (c->kind != V_INT)
+			return attr_fail(err, c->span, "expected an integer in %s", what);
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		if (c->u.i <= 0)
+			return attr_fail(err, c->span, "%s must be positive, got %lld", what, (long long)c->u.i);
+		if (!attr_mul(product, c->u.i))
+			return attr_fail(err, v->span, "%s describe too many devices", what);
+		(*dims)[k++] = c->u.i;
+	}
+	return true;
+}
+
+/* T(perm): must be a permutation of 0..rank-1. */
+static bool attr_perm(const struct hlo_value *t, struct arena *a, uint32_t rank, int64_t **perm,
+		      struct attr_error *err)
+{
+	uint32_t n = value_count(t), k = 0;
+	if (n != rank)
+		return attr_fail(err, t->span, "transpose T(...) has %u entries for %u reshape dimensions", n, rank);
+	*perm = arena_array(a, n, sizeof **perm);
+	bool *seen = arena_array(a, n + 1, sizeof *seen);
+	bool identity = true;
+	for (const struct hlo_value *c = t->child; c; c = c->next, k++) {
+		if (c->kind != V_INT || c->u.i < 0 || c->u.i >= (int64_t)n || seen[c->u.i])
+			return attr_fail(err, t->span, "transpose T(...) must be a permutation of 0..%u", n - 1);
+		seen[c->u.i] = true;
+		(*perm)[k] = c->u.i;
+		identity &= c->u.i == (int64_t)k;
+	}
+	if (identity)
+		*perm = NULL;
+	return true;
+}
+
+/* Reads "[reshape]" and an optional T(perm) starting at *cur; advances it. */
+static bool attr_iota(const struct hlo_value **cur, struct arena *a, struct hlo_tile_assignment *t,
+		      struct attr_error *err)
+{
+	uint64_t product;
+	const struct hlo_value *v = *cur;
+	if (!attr_dims_bracket(v, a, &t->iota_rank, &t->iota_dims, &product, "iota reshape dims", err))
+		return false;
+	*cur = v->next;
+	t->iota_perm = NULL;
+	if (*cur && (*cur)->kind == V_TILE && !(*cur)->comma_before) {
+		if (!attr_perm(*cur, a, t->iota_rank, &t->iota_perm, err))
+			return false;
+		*cur = (*cur)->next;
+	}
+	if (product != t->count)
+		return attr_fail(err, v->span, "iota reshape dims hold %llu devices but the tile dims need %llu",
+				 (unsigned long long)product, (unsigned long long)t->count);
+	return true;
+}
+
+int64_t attr_tile_device(const struct hlo_tile_assignment *t, uint64_t index)
+{
+	if (index >= t->count)
+		return -1;
+	if (t->devices)
+		return t->devices[index];
+	if (!t->iota_perm)
+		return (int64_t)index;
+	/* index is row-major over the transposed dims iota_dims[perm[k]];
+	 * coordinate k lands on original dimension perm[k]. */
+	uint64_t rest = index;
+	int64_t value = 0;
+	for (uint32_t k = t->iota_rank; k-- > 0;) {
+		uint32_t d = (uint32_t)t->iota_perm[k];
+		uint64_t extent = (uint64_t)t->iota_dims[d];
+		uint64_t coord = rest % extent;
+		rest /= extent;
+		uint64_t stride = 1;
+		for (uint32_t j = d + 1; j < t->iota_rank; j++)
+			stride *= (uint64_t)t->iota_dims[j];
+		value += (int64_t)(coord * stride);
+	}
+	return value;
+}
+
+/* ---- Meshes and axis references (named shardings, mesh replica groups) ---- */
+
+int64_t attr_mesh_size(const struct hlo_mesh *m)
+{
+	if (m->maximal)
+		return 1;
+	int64_t n = 1;
+	for (uint32_t k = 0; k < m->naxes; k++)
+		n *= m->axes[k].size;
+	return n;
+}
+
+/* mesh['a'=2,'b'=4] or maximal_mesh[device_id=N], at *cur (an IDENT). */
+static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
+		      struct hlo_mesh *m, struct attr_error *err)
+{
+	const struct hlo_value *id = *cur, *br = id->next;
+	memset(m, 0, sizeof *m);
+	if (!attr_is(br, V_BRACKET) || br->comma_before)
+		return attr_fail(err, id->span, "expected '[' after '%s'", id->key->str);
+	*cur = br->next;
+	if (!strcmp(id->key->str, "maximal_mesh")) {
+		const struct hlo_value *p = br->child;
+		m->maximal = true;
+		if (!attr_is_pair(p, "device_id") || p->next || !attr_is(p->child, V_INT))
+			return attr_fail(err, br->span, "maximal_mesh expects [device_id=N]");
+		m->device = p->child->u.i;
+		return true;
+	}
+	uint32_t n = 0;
+	for (const struct hlo_value *c = br->child; c; c = c->next)
+		n += c->kind == V_STRING;
+	m->axes = arena_array(a, n, sizeof *m->axes);
+	uint64_t total = 1;
+	for (const struct hlo_value *c = br->child; c;) {
+		if (c->kind != V_STRING)
+			return attr_fail(err, c->span, "expected a quoted axis name in mesh[...], got '%.*s'",
+					 attr_excerpt_len(c->span), attr_text(f, c->span));
+		if (m->naxes && !c->comma_before)
+			return attr_fail(err, c->span, "expected ',' between mesh axes");
+		const struct hlo_value *eq = c->next, *size = eq ? eq->next : NULL;
+		if (!attr_is_punct(eq, P_EQUAL) || !attr_is(size, V_INT))
+			return attr_fail(err, c->span, "expected 'name'=size in mesh[...]");
+		if (size->u.i <= 0)
+			return attr_fail(err, size->span, "mesh axis size must be positive, got %lld",
+					 (long long)size->u.i);
+		struct hlo_mesh_axis *ax = &m->axes[m->naxes];
+		ax->name = value_string(f, c, a, &ax->len);
+		if (!ax->name)
+			return attr_fail(err, c->span, "invalid escape in axis name");
+		for (uint32_t k = 0; k < m->naxes; k++)
+			if (m->axes[k].len == ax->len && !memcmp(m->axes[k].name, ax->name, ax->len))
+				return attr_fail(err, c->span, "duplicate mesh axis '%s'", ax->name);
+		ax->size = size->u.i;
+		if (!attr_mul(&total, ax->size))
+			return attr_fail(err, br->span, "mesh has too many devices");
+		m->naxes++;
+		c = size->next;
+	}
+	return true;
+}
+
+/* device_ids=(0,2,1,3) or device_ids=([4,2]T(1,0)). */
+static bool attr_device_ids(const struct hlo_value *p, struct arena *a, struct hlo_mesh *m,
+			    struct attr_error *err)
+{
+	const struct hlo_value *v = p->child;
+	struct hlo_tile_assignment *t = &m->device_ids;
+	uint64_t want = (uint64_t)attr_mesh_size(m);
+	if (!attr_is(v, V_PAREN))
+		return attr_fail(err, p->span, "expected device_ids=(...)");
+	m->has_device_ids = true;
+	t->rank = 1;
+	t->dims = arena_alloc(a, sizeof *t->dims);
+	if (attr_is(v->child, V_BRACKET)) {
+		const struct hlo_value *cur = v->child;
+		uint64_t product = 1;
+		for (const struct hlo_value *c = cur->child; c; c = c->next)
+			if (c->kind == V_INT && c->u.i > 0)
+				attr_mul(&product, c->u.i);
+		t->count = product;
+		if (!attr_iota(&cur, a, t, err))
+			return false;
+		if (cur)
+			return attr_fail(err, cur->span, "unexpected item in device_ids");
+	} else {
+		uint32_t n = value_count(v), k = 0;
+		t->count = n;
+		t->devices = arena_array(a, n, sizeof *t->devices);
+		for (const struct hlo_value *c = v->child; c; c = c->next) {
+			if (c->kind != V_INT)
+				return attr_fail(err, c->span, "expected a device id");
+			if (!attr_need_comma(c, v->child, err))
+				return false;
+			t->devices[k++] = c->u.i;
+		}
+	}
+	t->dims[0] = (int64_t)t->count;
+	if (t->count != want)
+		return attr_fail(err, v->span, "device_ids has %llu entries but the mesh has %llu devices",
+				 (unsigned long long)t->count, (unsigned long long)want);
+	return true;
+}
+
+/* One axis reference 'x' or 'x':(pre)size at *cur; advances it. */
+static bool attr_axis_ref(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
+			  const struct hlo_mesh *m, struct hlo_axis_ref *ref, struct attr_error *err)
+{
+	const struct hlo_value *s = *cur;
+	size_t len;
+	struct arena_mark mk = arena_mark(a);
+	char *name = value_string(f, s, a, &len);
+	if (!name)
+		return attr_fail(err, s->span, "invalid escape in axis name");
+	bool found = false;
+	for (uint32_t k = 0; k < m->naxes && !found; k++)
+		if (m->axes[k].len == len && !memcmp(m->axes[k].name, name, len)) {
+			ref->axis = k;
+			found = true;
+		}
+	if (!found) {
+		bool digits = len > 0 && len < 10;
+		for (size_t k = 0; k < len; k++)
+			digits &= isdigit((unsigned char)name[k]) != 0;
+		if (!digits) {
+			attr_fail(err, s->span, "'%s' is not a valid axis name or index", name);
+			arena_release(a, mk);
+			return false;
+		}
+		long idx = strtol(name, NULL, 10);
+		if (idx >= (long)m->naxes) {
+			attr_fail(err, s->span, "axis index %ld is out of bounds for mesh of %u axes", idx, m->naxes);
+			arena_release(a, mk);
+			return false;
+		}
+		ref->axis = (uint32_t)idx;
+	}
+	arena_release(a, mk);
+	int64_t axis_size = m->axes[ref->axis].size;
+	ref->pre_size = 1;
+	ref->size = axis_size;
+	ref->sub = false;
+	*cur = s->next;
+	const struct hlo_value *colon = *cur;
+	if (attr_is_punct(colon, P_COLON) && !colon->comma_before) {
+		const struct hlo_value *pre = colon->next, *size = pre ? pre->next : NULL;
+		if (!attr_is(pre, V_PAREN) || value_count(pre) != 1 || !attr_is(pre->child, V_INT) ||
+		    !attr_is(size, V_INT) || size->comma_before)
+			return attr_fail(err, colon->span, "expected a sub-axis ':(pre_size)size'");
+		ref->sub = true;
+		ref->pre_size = pre->child->u.i;
+		ref->size = size->u.i;
+		if (ref->pre_size < 1 || ref->size < 1 || axis_size % ref->pre_size ||
+		    (axis_size / ref->pre_size) % ref->size)
+			return attr_fail(err, s->span, "sub-axis :(%lld)%lld does not divide axis of size %lld",
+					 (long long)ref->pre_size, (long long)ref->size, (long long)axis_size);
+		*cur = size->next;
+	}
+	return true;
+}
+
+/* {'a', 'b':(2)2} with an optional trailing '?' when allow_open. */
+static bool attr_axis_list(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+			   const struct hlo_mesh *m, bool allow_open, struct hlo_axis_list *out,
+			   struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected a list of axes like {'x'}");
+	uint32_t n = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next)
+		n += c->kind == V_STRING;
+	out->refs = arena_array(a, n, sizeof *out->refs);
+	for (const struct hlo_value *c = v->child; c;) {
+		if (c != v->child && !c->comma_before)
+			return attr_fail(err, c->span, "expected ',' between axes");
+		if (attr_is_punct(c, P_QUESTION) && allow_open && !c->next) {
+			out->open = true;
+			break;
+		}
+		if (c->kind != V_STRING)
+			return attr_fail(err, c->span, "expected a quoted axis name");
+		if (!attr_axis_ref(f, &c, a, m, &out->refs[out->n++], err))
+			return false;
+	}
+	return true;
+}
+
+/* ---- Shardings ---- */
+
+static bool attr_single_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+				 struct hlo_sharding *s, struct attr_error *err);
+
+static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+				struct hlo_sharding *s, struct attr_error *err)
+{
+	const struct hlo_value *cur = brace->child;
+	s->kind = SHARDING_NAMED;
+	if (!attr_mesh(f, &cur, a, &s->mesh, err))
+		return false;
+	bool seen_dims = false;
+	while (cur) {
+		const struct hlo_value *c = cur;
+		cur = c->next;
+		if (attr_is_pair(c, "metadata")) {
+			s->has_metadata = true;
+			continue;
+		}
+		if (s->mesh.maximal)
+			return attr_fail(err, c->span, "only metadata may follow maximal_mesh[...]");
+		if (attr_is_pair(c, "device_ids")) {
+			if (s->mesh.has_device_ids || seen_dims || s->whole != NAMED_DIMS)
+				return attr_fail(err, c->span, "device_ids must directly follow the mesh");
+			if (!attr_device_ids(c, a, &s->mesh, err))
+				return false;
+		} else if (c->kind == V_BRACKET) {
+			if (seen_dims || s->whole != NAMED_DIMS)
+				return attr_fail(err, c->span, "dimension shardings given twice");
+			seen_dims = true;
+			s->ndims = value_count(c);
+			s->dims = arena_array(a, s->ndims, sizeof *s->dims);
+			uint32_t k = 0;
+			for (const struct hlo_value *d = c->child; d; d = d->next) {
+				if (!attr_need_comma(d, c->child, err) ||
+				    !attr_axis_list(f, d, a, &s->mesh, true, &s->dims[k++], err))
+					return false;
+			}
+		} else if (attr_is_ident(c, "replicated") || attr_is_ident(c, "manual") ||
+			   attr_is_ident(c, "unreduced")) {
+			if (seen_dims || s->whole != NAMED_DIMS)
+				return attr_fail(err, c->span, "'%s' cannot follow dimension shardings", c->key->str);
+			s->whole = c->key->str[0] == 'r' ? NAMED_REPLICATED
+				   : c->key->str[0] == 'm' ? NAMED_MANUAL : NAMED_UNREDUCED;
+			if (s->whole == NAMED_UNREDUCED && attr_is(cur, V_BRACE) && !cur->comma_before) {
+				if (!attr_axis_list(f, cur, a, &s->mesh, false, &s->unreduced, err))
+					return false;
+				cur = cur->next;
+			}
+		} else if (attr_is_pair(c, "unreduced")) {
+			const struct hlo_value *list = c->child;
+			if (attr_is(list, V_IDENT)) {
+				static const char *const ops[] = { "sum", "max", "min", NULL };
+				int op = attr_enum(list, ops, false, "unreduced reduction", err);
+				if (op < 0)
+					return false;
+				s->unreduced_op = op + 1;
+				list = attr_is(cur, V_BRACE) && !cur->comma_before ? cur : NULL;
+				if (list)
+					cur = cur->next;
+			}
+			if (list && !attr_axis_list(f, list, a, &s->mesh, false, &s->unreduced, err))
+				return false;
+		} else if (attr_is_pair(c, "replicated")) {
+			if (!attr_axis_list(f, c->child, a, &s->mesh, false, &s->replicated, err))
+				return false;
+		} else if (attr_is_pair(c, "manual")) {
+			if (!attr_axis_list(f, c->child, a, &s->mesh, false, &s->manual, err))
+				return false;
+		} else {
+			return attr_fail(err, c->span, "unexpected '%.*s' in a named sharding",
+					 attr_excerpt_len(c->span), attr_text(f, c->span));
+		}
+	}
+	return true;
+}
+
+static bool attr_legacy_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+				 struct hlo_sharding *s, struct attr_error *err)
+{
+	int kinds = 0;
+	bool maximal = false, has_device = false, has_tiles = false, replicate_last = false;
+	const struct hlo_value *tiles_v = NULL, *last_dims = NULL;
+	s->kind = SHARDING_TILED;
+	for (const struct hlo_value *c = brace->child; c;) {
+		const struct hlo_value *next = c->next;
+		if (c->kind == V_IDENT && c->key) {
+			const char *k = c->key->str;
+			if (!strcmp(k, "replicated") || !strcmp(k, "manual") || !strcmp(k, "maximal") ||
+			    !strcmp(k, "unknown") || !strcmp(k, "unreduced")) {
+				if (kinds++)
+					return attr_fail(err, c->span, "a sharding can be only one of replicated, manual, maximal, unknown or unreduced");
+				s->kind = k[0] == 'r' ? SHARDING_REPLICATED : k[0] == 'm' && k[1] == 'a' && k[2] == 'n'
+					  ? SHARDING_MANUAL : k[0] == 'm' ? SHARDING_MAXIMAL
+					  : !strcmp(k, "unknown") ? SHARDING_UNKNOWN : SHARDING_UNREDUCED;
+				maximal = s->kind == SHARDING_MAXIMAL;
+			} else if (!strcmp(k, "last_tile_dim_replicate")) {
+				replicate_last = true;
+			} else if (!strcmp(k, "shard_as") || !strcmp(k, "shard_like")) {
+				if (!attr_is(next, V_INT) || next->comma_before)
+					return attr_fail(err, c->span, "expected a shard group id after '%s'", k);
+				if (s->group != SHARD_GROUP_NONE)
+					return attr_fail(err, c->span, "more than one shard group");
+				s->group = k[6] == 'a' ? SHARD_GROUP_AS : SHARD_GROUP_LIKE;
+				s->group_id = next->u.i;
+				next = next->next;
+			} else {
+				return attr_fail(err, c->span, "unexpected '%s' in a sharding", k);
+			}
+		} else if (attr_is_pair(c, "device")) {
+			if (has_device)
+				return attr_fail(err, c->span, "device= given twice");
+			if (!attr_int(c->child, &s->device, err))
+				return false;
+			has_device = true;
+		} else if (attr_is_pair(c, "devices")) {
+			if (has_tiles)
+				return attr_fail(err, c->span, "devices= given twice");
+			has_tiles = true;
+			tiles_v = c;
+			struct hlo_tile_assignment *t = &s->tiles;
+			if (!attr_dims_bracket(c->child, a, &t->rank, &t->dims, &t->count, "tile assignment dims", err))
+				return false;
+			if (t->rank == 0)
+				return attr_fail(err, c->span, "tile assignment needs at least one dimension");
+			if (attr_is_punct(next, P_LE)) {
+				next = next->next;
+				if (!attr_iota(&next, a, t, err))
+					return false;
+			} else {
+				uint32_t n = 0;
+				for (const struct hlo_value *d = next; d && d->kind == V_INT && (d == next || d->comma_before);
+				     d = d->next)
+					n++;
+				t->devices = arena_array(a, n, sizeof *t->devices);
+				for (uint32_t k = 0; k < n; k++, next = next->next)
+					t->devices[k] = next->u.i;
+				if (n <= 1)
+					return attr_fail(err, c->span, "non-maximal shardings must have more than one device assigned");
+				if ((uint64_t)n != t->count)
+					return attr_fail(err, c->span, "tile assignment dims hold %llu devices but %u are listed",
+							 (unsigned long long)t->count, n);
+			}
+		} else if (attr_is_pair(c, "last_tile_dims")) {
+			if (!attr_is(c->child, V_BRACE))
+				return attr_fail(err, c->span, "expected last_tile_dims={...}");
+			last_dims = c;
+			s->nsubgroups = value_count(c->child);
+			s->subgroups = arena_array(a, s->nsubgroups, sizeof *s->subgroups);
+			uint32_t k = 0;
+			for (const struct hlo_value *d = c->child->child; d; d = d->next) {
+				static const char *const types[] = { "replicated", "manual", "unreduced", "maximal", NULL };
+				int t = attr_enum(d, types, false, "subgroup type", err);
+				if (t < 0 || !attr_need_comma(d, c->child->child, err))
+					return false;
+				s->subgroups[k++] = (enum sharding_subgroup)t;
+			}
+		} else if (attr_is_pair(c, "metadata")) {
+			s->has_metadata = true;
+		} else {
+			return attr_fail(err, c->span, "unexpected '%.*s' in a sharding", attr_excerpt_len(c->span),
+					 attr_text(f, c->span));
+		}
+		c = next;
+	}
+	if (replicate_last) {
+		if (last_dims)
+			return attr_fail(err, last_dims->span, "last_tile_dims cannot be combined with last_tile_dim_replicate");
+		s->nsubgroups = 1;
+		s->subgroups = arena_alloc(a, sizeof *s->subgroups);
+		s->subgroups[0] = SUBGROUP_REPLICATED;
+	}
+	if (kinds) {
+		if (maximal) {
+			if (!has_device || has_tiles)
+				return attr_fail(err, brace->span, "maximal shardings should have exactly one device assigned");
+		} else if (has_device || has_tiles) {
+			static const char *const names[] = { "replicated", "manual", "maximal", "unknown", "unreduced" };
+			return attr_fail(err, brace->span, "%s shardings should not have any devices assigned",
+					 names[s->kind]);
+		}
+		if (s->nsubgroups)
+			return attr_fail(err, brace->span, "subgroup dimensions need a tile assignment (devices=...)");
+		return true;
+	}
+	if (!has_tiles)
+		return attr_fail(err, brace->span, "non-maximal shardings must have a tile assignment list including dimensions");
+	if (has_device)
+		return attr_fail(err, brace->span, "device= is only valid for maximal shardings");
+	if (s->nsubgroups > s->tiles.rank)
+		return attr_fail(err, tiles_v->span, "tile assignment has %u dimensions for %u subgroup dimensions",
+				 s->tiles.rank, s->nsubgroups);
+	return true;
+}
+
+static bool attr_single_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+				 struct hlo_sharding *s, struct attr_error *err)
+{
+	memset(s, 0, sizeof *s);
+	s->span = brace->span;
+	const struct hlo_value *first = brace->child;
+	if (first && (attr_is_ident(first, "mesh") || attr_is_ident(first, "maximal_mesh")))
+		return attr_named_sharding(f, brace, a, s, err);
+	return attr_legacy_sharding(f, brace, a, s, err);
+}
+
+bool attr_sharding(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+		   struct hlo_sharding *out, struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected '{' to start a sharding");
+	out->span = v->span;
+	if (!v->child) {  /* {}: a tuple sharding with no elements */
+		out->kind = SHARDING_TUPLE;
+		return true;
+	}
+	if (v->child->kind != V_BRACE)
+		return attr_single_sharding(f, v, a, out, err);
+	out->kind = SHARDING_TUPLE;
+	out->nelems = value_count(v);
+	out->elems = arena_array(a, out->nelems, sizeof *out->elems);
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (c->kind != V_BRACE)
+			return attr_fail(err, c->span, "expected '{' to start a tuple element sharding");
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		if (c->child && c->child->kind == V_BRACE)
+			return attr_fail(err, c->span, "tuple shardings cannot be nested");
+		if (!attr_single_sharding(f, c, a, &out->elems[k++], err))
+			return false;
+	}
+	return true;
+}
+
+bool attr_instr_sharding(struct hlo_file *f, const struct hlo_instr *i, struct arena *a,
+			 struct hlo_sharding *out, struct attr_error *err)
+{
+	const struct hlo_attr *at = ir_attr(i, ATTR_SHARDING);
+	if (err)
+		err->msg[0] = 0;
+	if (!at)
+		return false;
+	struct hlo_value *v = attr_parse(f, at, a, err);
+	return v && attr_sharding(f, v, a, out, err);
+}
+
+uint32_t attr_sharding_data_rank(const struct hlo_sharding *s)
+{
+	if (s->kind == SHARDING_TILED)
+		return s->tiles.rank - s->nsubgroups;
+	if (s->kind == SHARDING_NAMED)
+		return s->ndims;
+	return 0;
+}
+
+int64_t attr_sharding_tile_count(const struct hlo_sharding *s, uint32_t dim)
+{
+	if (s->kind == SHARDING_TILED)
+		return dim < attr_sharding_data_rank(s) ? s->tiles.dims[dim] : 1;
+	if (s->kind == SHARDING_NAMED && dim < s->ndims && !s->mesh.maximal) {
+		int64_t n = 1;
+		for (uint32_t k = 0; k < s->dims[dim].n; k++)
+			n *= s->dims[dim].refs[k].size;
+		return n;
+	}
+	return 1;
+}
+
+int64_t attr_sharding_num_devices(const struct hlo_sharding *s)
+{
+	switch (s->kind) {
+	case SHARDING_TILED:
+		return (int64_t)s->tiles.count;
+	case SHARDING_MAXIMAL:
+		return 1;
+	case SHARDING_NAMED:
+		return attr_mesh_size(&s->mesh);
+	case SHARDING_TUPLE: {
+		int64_t n = 0;
+		for (uint32_t k = 0; k < s->nelems; k++) {
+			int64_t e = attr_sharding_num_devices(&s->elems[k]);
+			if (e > n)
+				n = e;
+		}
+		return n;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* ---- Replica groups ---- */
+
+bool attr_replica_groups(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+			 struct hlo_replica_groups *out, struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	out->uniform = true;
+	if (attr_is(v, V_BRACE)) {
+		out->kind = RG_LIST;
+		if (!attr_int_lists(v, a, &out->list, err))
+			return false;
+		out->ngroups = out->list.n;
+		out->group_size = out->list.n ? out->list.lists[0].n : 0;
+		for (uint32_t k = 0; k < out->list.n; k++)
+			out->uniform &= out->list.lists[k].n == out->group_size;
+		return true;
+	}
+	if (!attr_is(v, V_SEQ) || !v->child)
+		return attr_fail(err, v ? v->span : span_none(),
+				 "expected replica groups as {{...}}, [G,S]<=[N] or mesh[...] {...}");
+	const struct hlo_value *cur = v->child;
+	if (cur->kind == V_BRACKET) {
+		struct hlo_tile_assignment *t = &out->iota;
+		out->kind = RG_IOTA;
+		if (!attr_dims_bracket(cur, a, &t->rank, &t->dims, &t->count, "replica group dims", err))
+			return false;
+		if (t->rank != 2)
+			return attr_fail(err, cur->span, "iota replica groups need exactly 2 dims [groups,size], got %u",
+					 t->rank);
+		out->ngroups = (uint64_t)t->dims[0];
+		out->group_size = (uint64_t)t->dims[1];
+		cur = cur->next;
+		if (!attr_is_punct(cur, P_LE))
+			return attr_fail(err, v->span, "expected '<=' after the replica group dims");
+		cur = cur->next;
+		if (!attr_iota(&cur, a, t, err))
+			return false;
+	} else if (attr_is_ident(cur, "mesh") || attr_is_ident(cur, "maximal_mesh")) {
+		out->kind = RG_MESH;
+		if (!attr_mesh(f, &cur, a, &out->mesh, err))
+			return false;
+		if (!attr_is(cur, V_BRACE))
+			return attr_fail(err, v->span, "expected an axis list {...} after the mesh");
+		if (out->mesh.maximal) {
+			if (cur->child)
+				return attr_fail(err, cur->span, "a maximal mesh has no axes");
+			out->ngroups = out->group_size = 1;
+		} else {
+			if (!attr_axis_list(f, cur, a, &out->mesh, false, &out->axes, err))
+				return false;
+			uint64_t size = 1;
+			for (uint32_t k = 0; k < out->axes.n; k++)
+				attr_mul(&size, out->axes.refs[k].size);
+			out->group_size = size;
+			out->ngroups = (uint64_t)attr_mesh_size(&out->mesh) / size;
+		}
+		cur = cur->next;
+	} else {
+		return attr_fail(err, cur->span, "expected replica groups as {{...}}, [G,S]<=[N] or mesh[...] {...}");
+	}
+	if (cur)
+		return attr_fail(err, cur->span, "unexpected '%.*s' after replica groups", attr_excerpt_len(cur->span),
+				 attr_text(f, cur->span));
+	return true;
+}
+
+/* ---- Text of DxD and pad tokens ---- */
+
+/* Parses n integers separated by sep ('x' or '_') from [p, end); returns
+ * the count, or -1 when the text is not such a list.  At most cap values. */
+static int attr_split_ints(const char *p, const char *end, char sep, int64_t *vals, int cap, bool neg_ok)
+{
+	int n = 0;
+	while (p < end) {
+		bool neg = false;
+		if (*p == '-' && neg_ok) {
+			neg = true;
+			p++;
+		}
+		if (p >= end || !isdigit((unsigned char)*p))
+			return -1;
+		int64_t x = 0;
+		while (p < end && isdigit((unsigned char)*p)) {
+			if (x > (INT64_MAX - 9) / 10)
+				return -1;
+			x = x * 10 + (*p++ - '0');
+		}
+		if (n >= cap)
+			return -1;
+		vals[n++] = neg ? -x : x;
+		if (p < end) {
+			if (*p != sep || p + 1 == end)
+				return -1;
+			p++;
+		}
+	}
+	return n;
+}
+
+/* A DxD value (or a plain integer) as a list of non-negative integers. */
+static bool attr_dxd(const struct hlo_file *f, const struct hlo_value *v, struct arena *a, uint32_t *n,
+		     int64_t **out, const char *what, struct attr_error *err)
+{
+	if (!v || (v->kind != V_DXD && v->kind != V_INT))
+		return attr_fail(err, v ? v->span : span_none(), "%s expects sizes like 3x3", what);
+	if (v->kind == V_INT) {
+		if (v->u.i < 0)
+			return attr_fail(err, v->span, "%s must not be negative", what);
+		*n = 1;
+		*out = arena_alloc(a, sizeof **out);
+		(*out)[0] = v->u.i;
+		return true;
+	}
+	const char *p = attr_text(f, v->span);
+	int cap = (int)span_len(v->span) / 2 + 1;
+	*out = arena_array(a, (size_t)cap, sizeof **out);
+	int k = attr_split_ints(p, p + span_len(v->span), 'x', *out, cap, false);
+	if (k <= 0)
+		return attr_fail(err, v->span, "%s expects sizes like 3x3", what);
+	*n = (uint32_t)k;
+	return true;
+}
+
+/* lo_hi[_interior] groups joined by 'x'; parts 2 (window) or 2..3 (pad). */
+static bool attr_pad_text(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+			  bool allow_interior, uint32_t *n, struct hlo_pad_dim **out, struct attr_error *err)
+{
+	if (!v || (v->kind != V_PAD && v->kind != V_INT))
+		return attr_fail(err, v ? v->span : span_none(), "expects padding like 1_1x0_0");
+	const char *p = attr_text(f, v->span), *end = p + span_len(v->span);
+	uint32_t dims = 1;
+	for (const char *q = p; q < end; q++)
+		dims += *q == 'x';
+	*out = arena_array(a, dims, sizeof **out);
+	*n = 0;
+	while (p < end) {
+		const char *e = memchr(p, 'x', (size_t)(end - p));
+		if (!e)
+			e = end;
+		int64_t parts[4];
+		int k = attr_split_ints(p, e, '_', parts, 4, true);
+		if (k < 2 || k > 3)
+			return attr_fail(err, v->span, allow_interior
+					 ? "expects padding_low_padding_high or low_high_interior per dimension, got '%.*s'"
+					 : "expects padding_low and padding_high separated by '_', got '%.*s'",
+					 (int)(e - p), p);
+		if (k == 3 && !allow_interior)
+			return attr_fail(err, v->span, "expects padding_low and padding_high separated by '_', got '%.*s'",
+					 (int)(e - p), p);
+		if (k == 3 && parts[2] < 0)
+			return attr_fail(err, v->span, "interior padding must not be negative");
+		struct hlo_pad_dim *d = &(*out)[(*n)++];
+		d->lo = parts[0];
+		d->hi = parts[1];
+		d->interior = k == 3 ? parts[2] : 0;
+		p = e < end ? e + 1 : end;
+	}
+	return true;
+}
+
+bool attr_padding(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+		  struct hlo_padding *out, struct attr_error *err)
+{
+	return attr_pad_text(f, v, a, true, &out->rank, &out->dims, err);
+}
+
+/* ---- Window ---- */
+
+bool attr_window(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+		 struct hlo_window *out, struct attr_error *err)
+{
+	static const char *const fields[] = { "size", "stride", "pad", "lhs_dilate", "rhs_dilate",
+					      "rhs_reversal", NULL };
+	const struct hlo_value *given[6] = { NULL };
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected a window like {size=3x3 stride=2x2}");
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (c->comma_before)
+			return attr_fail(err, c->span, "window fields are separated by spaces, not commas");
+		int k = -1;
+		if (c->kind == V_PAIR)
+			for (int j = 0; fields[j]; j++)
+				if (!strcmp(c->key->str, fields[j]))
+					k = j;
+		if (k < 0)
+			return attr_fail(err, c->span, "unexpected '%.*s' in a window (expected size, stride, pad, lhs_dilate, rhs_dilate or rhs_reversal)",
+					 attr_excerpt_len(c->span), attr_text(f, c->span));
+		if (given[k])
+			return attr_fail(err, c->span, "window field '%s' given twice", fields[k]);
+		given[k] = c;
+	}
+	if (!given[0]) {
+		for (int k = 1; k < 6; k++)
+			if (given[k])
+				return attr_fail(err, v->span, "a window needs size=");
+		return true;
+	}
+	int64_t *vals;
+	if (!attr_dxd(f, given[0]->child, a, &out->rank, &vals, "window size", err))
+		return false;
+	out->dims = arena_array(a, out->rank, sizeof *out->dims);
+	for (uint32_t d = 0; d < out->rank; d++) {
+		struct hlo_window_dim *w = &out->dims[d];
+		w->size = vals[d];
+		w->stride = w->lhs_dilate = w->rhs_dilate = 1;
+	}
+	for (int k = 1; k < 6; k++) {
+		if (!given[k])
+			continue;
+		uint32_t n;
+		if (k == 2) {
+			struct hlo_pad_dim *pd;
+			if (!attr_pad_text(f, given[k]->child, a, false, &n, &pd, err))
+				return false;
+			if (n != out->rank)
+				return attr_fail(err, given[k]->span, "window pad has %u dimensions, size has %u", n, out->rank);
+			for (uint32_t d = 0; d < n; d++) {
+				out->dims[d].pad_lo = pd[d].lo;
+				out->dims[d].pad_hi = pd[d].hi;
+			}
+			continue;
+		}
+		if (!attr_dxd(f, given[k]->child, a, &n, &vals, fields[k], err))
+			return false;
+		if (n != out->rank)
+			return attr_fail(err, given[k]->span, "window %s has %u dimensions, size has %u", fields[k], n,
+					 out->rank);
+		for (uint32_t d = 0; d < n; d++) {
+			struct hlo_window_dim *w = &out->dims[d];
+			if (k == 5 && vals[d] > 1)
+				return attr_fail(err, given[k]->span, "rhs_reversal entries must be 0 or 1");
+			if (k != 5 && vals[d] < 1)
+				return attr_fail(err, given[k]->span, "window %s entries must be at least 1", fields[k]);
+			if (k == 1)
+				w->stride = vals[d];
+			else if (k == 3)
+				w->lhs_dilate = vals[d];
+			else if (k == 4)
+				w->rhs_dilate = vals[d];
+			else
+				w->reversal = vals[d] == 1;
+		}
+	}
+	return true;
+}
+
+/* ---- Slice ---- */
+
+bool attr_slice(const struct hlo_value *v, struct arena *a, struct hlo_slice *out, struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected a slice like {[0:2], [1:4:2]}");
+	out->rank = value_count(v);
+	out->dims = arena_array(a, out->rank, sizeof *out->dims);
+	uint32_t k = 0;
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		int64_t part[3] = { 0, 0, 1 };
+		int np = 0;
+		bool ok = c->kind == V_BRACKET;
+		for (const struct hlo_value *e = ok ? c->child : NULL; e && ok; e = e->next) {
+			if (np && !(attr_is_punct(e, P_COLON) && (e = e->next)))
+				ok = false;
+			else if (!attr_is(e, V_INT) || np == 3)
+				ok = false;
+			else
+				part[np++] = e->u.i;
+		}
+		if (!ok || np < 2)
+			return attr_fail(err, c->span, "expected [start:limit] or [start:limit:stride]");
+		out->dims[k].start = part[0];
+		out->dims[k].limit = part[1];
+		out->dims[k].stride = part[2];
+		k++;
+	}
+	return true;
+}
+
+/* ---- dim_labels ---- */
+
+bool attr_dim_labels(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+		     struct hlo_conv_dims *out, struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_DIMLABELS))
+		return attr_fail(err, v ? v->span : span_none(), "expected dimension labels like b01f_01io->b01f");
+	const char *s = attr_text(f, v->span);
+	size_t n = span_len(v->span);
+	const char *us = memchr(s, '_', n);
+	const char *ar = us ? strstr(us, "->") : NULL;
+	if (!us || !ar || ar >= s + n)
+		return attr_fail(err, v->span, "expects 3 items: lhs, rhs, and output dims");
+	struct { const char *p; size_t len; const char *name; char a, b; } part[3] = {
+		{ s, (size_t)(us - s), "lhs", 'b', 'f' },
+		{ us + 1, (size_t)(ar - us - 1), "rhs", 'o', 'i' },
+		{ ar + 2, (size_t)(s + n - ar - 2), "output", 'b', 'f' },
+	};
+	int64_t *sp[3];
+	int64_t *lab[3][2] = { { &out->lhs_batch, &out->lhs_feature }, { &out->rhs_output, &out->rhs_input },
+			      { &out->out_batch, &out->out_feature } };
+	uint32_t nsp[3];
+	for (int p = 0; p < 3; p++) {
+		size_t len = part[p].len;
+		const char *t = part[p].p;
+		*lab[p][0] = *lab[p][1] = -1;
+		sp[p] = arena_array(a, len + 1, sizeof *sp[p]);
+		for (size_t k = 0; k <= len; k++)
+			sp[p][k] = -1;
+		nsp[p] = 0;
+		/* '?' may repeat; every other label is unique within its part. */
+		for (size_t i = 0; i < len; i++)
+			for (size_t j = i + 1; j < len; j++)
+				if (t[i] == t[j] && t[i] != '?')
+					return attr_fail(err, v->span, "expects unique %s dimension numbers, but sees %.*s",
+							 part[p].name, (int)len, t);
+		for (size_t i = 0; i < len; i++) {
+			char c = t[i];
+			if (c == '?')
+				continue;
+			if (c == part[p].a)
+				*lab[p][0] = (int64_t)i;
+			else if (c == part[p].b)
+				*lab[p][1] = (int64_t)i;
+			else if (c >= '0' && (size_t)(c - '0') < len && c <= '9') {
+				sp[p][c - '0'] = (int64_t)i;
+				nsp[p]++;
+			} else
+				return attr_fail(err, v->span, "expects [0-%d%c%c?] in %s dimension numbers, got '%c'",
+						 (int)len - 1 > 9 ? 9 : (int)len - 1, part[p].a, part[p].b, part[p].name, c);
+		}
+	}
+	if (nsp[0] != nsp[1] || nsp[0] != nsp[2])
+		return attr_fail(err, v->span, "convolution lhs, rhs, and output must have same number of spatial dimensions (%u, %u, %u)",
+				 nsp[0], nsp[1], nsp[2]);
+	for (int p = 0; p < 3; p++)
+		for (uint32_t k = 0; k < nsp[p]; k++)
+			if (sp[p][k] < 0)
+				return attr_fail(err, v->span, "%s spatial dimension %u is missing", part[p].name, k);
+	out->lhs_rank = (uint32_t)part[0].len;
+	out->rhs_rank = (uint32_t)part[1].len;
+	out->out_rank = (uint32_t)part[2].len;
+	out->nspatial = nsp[0];
+	out->lhs_spatial = sp[0];
+	out->rhs_spatial = sp[1];
+	out->out_spatial = sp[2];
+	return true;
+}
+
+/* ---- Raw scanning for metadata and frontend attributes ---- */
+
+struct attr_scan {
+	const struct hlo_file *f;
+	const char *p, *end;
+	struct attr_error *err;
+};
+
+static struct span attr_scan_span(const struct attr_scan *s, const char *a, const char *b)
+{
+	uint64_t base = (uint64_t)(a - s->f->src->buf);
+	return span_make(base, base + (uint64_t)(b - a));
+}
+
+static void attr_scan_ws(struct attr_scan *s, bool commas)
+{
+	while (s->p < s->end) {
+		char c = *s->p;
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || (commas && c == ',')) {
+			s->p++;
+		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '*') {
+			const char *e = s->p + 2;
+			while (e + 1 < s->end && !(e[0] == '*' && e[1] == '/'))
+				e++;
+			s->p = e + 1 < s->end ? e + 2 : s->end;
+		} else {
+			break;
+		}
+	}
+}
+
+/* An ATTRNAME-like key [A-Za-z_][A-Za-z0-9_.-]* followed by '='. */
+static bool attr_scan_key(struct attr_scan *s, const char **k, size_t *klen)
+{
+	const char *p = s->p;
+	if (p >= s->end || !(isalpha((unsigned char)*p) || *p == '_'))
+		return attr_fail(s->err, attr_scan_span(s, p, p + 1), "expected an attribute name");
+	while (p < s->end && (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-'))
+		p++;
+	if (p >= s->end || *p != '=')
+		return attr_fail(s->err, attr_scan_span(s, s->p, p), "expected '=' after '%.*s'", (int)(p - s->p), s->p);
+	*k = s->p;
+	*klen = (size_t)(p - s->p);
+	s->p = p + 1;
+	return true;
+}
+
+/* A quoted string at s->p; unescaped into a (only skipped when a is NULL). */
+static bool attr_scan_string(struct attr_scan *s, struct arena *a, char **out, size_t *len)
+{
+	const char *p = s->p;
+	char q = p < s->end ? *p : 0;
+	if (q != '"' && q != '\'')
+		return attr_fail(s->err, attr_scan_span(s, p, p + 1), "expected a quoted string");
+	/* memchr to the next quote; it closes the string unless an odd run of
+	 * backslashes escapes it (metadata strings are long: keep this fast). */
+	const char *e = p + 1;
+	for (;;) {
+		e = e < s->end ? memchr(e, q, (size_t)(s->end - e)) : NULL;
+		if (!e)
+			return attr_fail(s->err, attr_scan_span(s, p, p + 1), "unterminated string");
+		size_t bs = 0;
+		while (e - bs - 1 > p && e[-(ptrdiff_t)bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			break;
+		e++;
+	}
+	if (!a) {
+		*out = NULL;
+		*len = 0;
+		s->p = e + 1;
+		return true;
+	}
+	struct hlo_value tmp = { .kind = V_STRING, .span = attr_scan_span(s, p, e + 1) };
+	*out = value_string(s->f, &tmp, a, len);
+	if (!*out)
+		return attr_fail(s->err, tmp.span, "invalid escape in string");
+	s->p = e + 1;
+	return true;
+}
+
+static bool attr_scan_int(struct attr_scan *s, int64_t *out)
+{
+	const char *p = s->p;
+	bool neg = p < s->end && *p == '-';
+	if (neg)
+		p++;
+	if (p >= s->end || !isdigit((unsigned char)*p))
+		return attr_fail(s->err, attr_scan_span(s, s->p, s->p + 1), "expected an integer");
+	int64_t x = 0;
+	while (p < s->end && isdigit((unsigned char)*p)) {
+		if (x > (INT64_MAX - 9) / 10)
+			return attr_fail(s->err, attr_scan_span(s, s->p, p), "integer is too large");
+		x = x * 10 + (*p++ - '0');
+	}
+	*out = neg ? -x : x;
+	s->p = p;
+	return true;
+}
+
+/* A balanced {...} (JSON in frontend attributes; "..." strings skipped). */
+static bool attr_scan_braces(struct attr_scan *s)
+{
+	const char *p = s->p;
+	int depth = 0;
+	while (p < s->end) {
+		char c = *p++;
+		if (c == '"') {
+			while (p < s->end && *p != '"')
+				p += *p == '\\' ? 2 : 1;
+			p++;
+		} else if (c == '{') {
+			depth++;
+		} else if (c == '}' && --depth == 0) {
+			s->p = p;
+			return true;
+		}
+	}
+	return attr_fail(s->err, attr_scan_span(s, s->p, s->p + 1), "unbalanced '{'");
+}
+
+static bool attr_key_is(const char *k, size_t n, const char *s)
+{
+	return strlen(s) == n && !memcmp(k, s, n);
+}
+
+bool attr_metadata(const struct hlo_file *f, struct span value, struct arena *a,
+		   struct hlo_metadata *out, struct attr_error *err)
+{
+	struct attr_scan s = { f, f->src->buf + value.start, f->src->buf + value.end, err };
+	memset(out, 0, sizeof *out);
+	out->unknown_key = span_none();
+	attr_scan_ws(&s, false);
+	if (s.p >= s.end || *s.p != '{')
+		return attr_fail(err, value, "expected metadata={...}");
+	s.p++;
+	for (;;) {
+		attr_scan_ws(&s, true);
+		if (s.p < s.end && *s.p == '}') {
+			s.p++;
+			break;
+		}
+		const char *k;
+		size_t kn;
+		if (!attr_scan_key(&s, &k, &kn))
+			return false;
+		attr_scan_ws(&s, false);
+		static const char *const strs[] = { "op_type", "op_name", "source_file", "deduplicated_name",
+						    "scheduling_name", NULL };
+		static const char *const ints[] = { "source_line", "source_end_line", "source_column",
+						    "source_end_column", "stack_frame_id", NULL };
+		char **sdst[] = { &out->op_type, &out->op_name, &out->source_file, &out->deduplicated_name,
+				  &out->scheduling_name };
+		int64_t *idst[] = { &out->source_line, &out->source_end_line, &out->source_column,
+				    &out->source_end_column, &out->stack_frame_id };
+		bool done = false;
+		for (int j = 0; strs[j] && !done; j++)
+			if (attr_key_is(k, kn, strs[j])) {
+				size_t len;
+				if (!attr_scan_string(&s, a, sdst[j], &len))
+					return false;
+				done = true;
+			}
+		for (int j = 0; ints[j] && !done; j++)
+			if (attr_key_is(k, kn, ints[j])) {
+				const char *at = s.p;
+				if (!attr_scan_int(&s, idst[j]))
+					return false;
+				if (*idst[j] < INT32_MIN || *idst[j] > INT32_MAX)
+					return attr_fail(err, attr_scan_span(&s, at, s.p), "%s is out of range for int32",
+							 ints[j]);
+				done = true;
+			}
+		if (done)
+			continue;
+		if (attr_key_is(k, kn, "preserve_layout")) {
+			if (s.end - s.p >= 4 && !memcmp(s.p, "true", 4))
+				out->preserve_layout = true, s.p += 4;
+			else if (s.end - s.p >= 5 && !memcmp(s.p, "false", 5))
+				s.p += 5;
+			else
+				return attr_fail(err, attr_scan_span(&s, s.p, s.p + 1), "expected true or false");
+		} else if (attr_key_is(k, kn, "profile_type")) {
+			const char *open = s.p;
+			if (s.p >= s.end || *s.p != '{')
+				return attr_fail(err, attr_scan_span(&s, s.p, s.p + 1), "expected profile_type={...}");
+			uint32_t n = 0;
+			for (const char *q = s.p; q < s.end && *q != '}'; q++)
+				n += *q == ',';
+			int64_t dummy[1];
+			out->profile_type.v = a ? arena_array(a, n + 1, sizeof *out->profile_type.v) : dummy;
+			s.p++;
+			for (;;) {
+				attr_scan_ws(&s, true);
+				if (s.p < s.end && *s.p == '}') {
+					s.p++;
+					break;
+				}
+				int64_t x;
+				if (out->profile_type.n > n || !attr_scan_int(&s, &x))
+					return attr_fail(err, attr_scan_span(&s, open, s.p), "expected profile_type={int,...}");
+				if (x < 0 || x > 3)
+					return attr_fail(err, attr_scan_span(&s, open, s.p), "unknown profile type %lld",
+							 (long long)x);
+				out->profile_type.v[a ? out->profile_type.n : 0] = x;
+				out->profile_type.n++;
+			}
+			if (!a) {
+				out->profile_type.v = NULL;
+				out->profile_type.n = 0;
+			}
+		} else {
+			/* A key this XLA version does not know: remember it, skip its value. */
+			if (span_is_none(out->unknown_key))
+				out->unknown_key = attr_scan_span(&s, k, k + kn);
+			if (s.p < s.end && (*s.p == '"' || *s.p == '\'')) {
+				char *tmp;
+				size_t len;
+				if (!attr_scan_string(&s, a, &tmp, &len))
+					return false;
+			} else if (s.p < s.end && *s.p == '{') {
+				if (!attr_scan_braces(&s))
+					return false;
+			} else {
+				while (s.p < s.end && !strchr(" \t\r\n,}", *s.p))
+					s.p++;
+			}
+		}
+	}
+	attr_scan_ws(&s, false);
+	if (s.p != s.end)
+		return attr_fail(err, attr_scan_span(&s, s.p, s.end), "unexpected text after metadata");
+	return true;
+}
+
+/* Unescapes the STRING token at sp (a stack-table file name). */
+static const char *attr_table_string(const struct hlo_file *f, struct span sp, struct arena *a)
+{
+	struct hlo_value tmp = { .kind = V_STRING, .span = sp };
+	size_t len;
+	return value_string(f, &tmp, a, &len);
+}
+
+bool attr_metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, struct arena *a,
+			  const char **file, int64_t *line)
+{
+	if (md->source_file && md->source_file[0]) {
+		*file = md->source_file;
+		*line = md->source_line;
+		return true;
+	}
+	const struct hlo_stack_tables *t = &m->stack;
+	int64_t id = md->stack_frame_id;
+	/* Parent links could loop in a malformed table: at most nframes steps. */
+	for (uint32_t steps = 0; id > 0 && id <= (int64_t)t->nframes && steps <= t->nframes; steps++) {
+		const struct hlo_stack_frame *fr = &t->frames[id - 1];
+		int64_t loc = fr->file_location_id;
+		if (loc > 0 && loc <= (int64_t)t->nfile_locations) {
+			const struct hlo_file_location *l = &t->file_locations[loc - 1];
+			if (l->file_name_id > 0 && l->file_name_id <= (int64_t)t->nfile_names) {
+				const char *s = attr_table_string(m->file, t->file_names[l->file_name_id - 1], a);
+				if (s && s[0]) {
+					*file = s;
+					*line = l->line;
+					return true;
+				}
+			}
+		}
+		id = fr->parent_frame_id;
+	}
+	return false;
+}
+
+bool attr_frontend_attributes(const struct hlo_file *f, struct span value, struct arena *a,
+			      struct hlo_frontend_attrs *out, struct attr_error *err)
+{
+	struct attr_scan s = { f, f->src->buf + value.start, f->src->buf + value.end, err };
+	memset(out, 0, sizeof *out);
+	attr_scan_ws(&s, false);
+	if (s.p >= s.end || *s.p != '{')
+		return attr_fail(err, value, "expected frontend_attributes={...}");
+	uint32_t cap = 1;
+	for (const char *q = s.p; q < s.end; q++)
+		cap += *q == '=';
+	out->items = arena_array(a, cap, sizeof *out->items);
+	s.p++;
+	for (;;) {
+		attr_scan_ws(&s, false);
+		if (s.p < s.end && *s.p == '}') {
+			s.p++;
+			break;
+		}
+		if (out->n) {
+			if (s.p >= s.end || *s.p != ',')
+				return attr_fail(err, attr_scan_span(&s, s.p, s.p + 1),
+						 "expected ',' between frontend attributes");
+			s.p++;
+			attr_scan_ws(&s, false);
+		}
+		struct hlo_frontend_attr *it = &out->items[out->n];
+		const char *k, *start = s.p;
+		if (!attr_scan_key(&s, &k, &it->key_len))
+			return false;
+		it->key = arena_strndup(a, k, it->key_len);
+		attr_scan_ws(&s, false);
+		if (s.p < s.end && *s.p == '{') {
+			const char *j = s.p;
+			if (!attr_scan_braces(&s))
+				return false;
+			it->json = true;
+			it->len = (size_t)(s.p - j);
+			it->value = arena_strndup(a, j, it->len);
+		} else if (!attr_scan_string(&s, a, &it->value, &it->len)) {
+			return false;
+		}
+		it->span = attr_scan_span(&s, start, s.p);
+		out->n++;
+	}
+	attr_scan_ws(&s, false);
+	if (s.p != s.end)
+		return attr_fail(err, attr_scan_span(&s, s.p, s.end), "unexpected text after frontend attributes");
+	return true;
+}
+
+const struct hlo_frontend_attr *attr_frontend_get(const struct hlo_frontend_attrs *fa, const char *key)
+{
+	size_t n = strlen(key);
+	for (uint32_t k = 0; k < fa->n; k++)
+		if (fa->items[k].key_len == n && !memcmp(fa->items[k].key, key, n))
+			return &fa->items[k];
+	return NULL;
+}
+
+/* ---- Aliasing and program shapes ---- */
+
+static bool attr_alias_target(const struct hlo_value *paren, struct arena *a, bool with_kind,
+			      struct hlo_alias *al, struct attr_error *err)
+{
+	const struct hlo_value *num = paren->child, *idx = num ? num->next : NULL;
+	const struct hlo_value *kind = idx ? idx->next : NULL;
+	if (!attr_is(num, V_INT))
+		return attr_fail(err, num ? num->span : paren->span, "expects integer parameter number");
+	al->number = num->u.i;
+	if (!idx || !idx->comma_before || !attr_is(idx, V_BRACE))
+		return attr_fail(err, idx ? idx->span : paren->span, "expects '{' at the start of a shape index");
+	if (!attr_ints(idx, a, &al->index, err))
+		return false;
+	if (kind) {
+		static const char *const kinds[] = { "may-alias", "must-alias", NULL };
+		if (!with_kind || !kind->comma_before)
+			return attr_fail(err, kind->span, "expects ')' at the end of the aliased parameter");
+		int k = attr_enum(kind, kinds, false, "alias kind", err);
+		if (k < 0)
+			return false;
+		al->kind = k ? ALIAS_MUST : ALIAS_MAY;
+		if (kind->next)
+			return attr_fail(err, kind->next->span, "expects ')' at the end of the aliased parameter");
+	}
+	return true;
+}
+
+bool attr_aliases(const struct hlo_value *v, struct arena *a, bool with_kind, struct hlo_aliases *out,
+		  struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expects '{' to start the aliasing list");
+	uint32_t cap = value_count(v) / 3 + 1;
+	out->items = arena_array(a, cap, sizeof *out->items);
+	for (const struct hlo_value *c = v->child; c;) {
+		if (out->n && !c->comma_before)
+			return attr_fail(err, c->span, "expects '}' at the end of aliasing description");
+		if (!attr_is(c, V_BRACE))
+			return attr_fail(err, c->span, "expects '{' at the start of ShapeIndex");
+		struct hlo_alias *al = &out->items[out->n];
+		memset(al, 0, sizeof *al);
+		if (!attr_ints(c, a, &al->output_index, err))
+			return false;
+		const struct hlo_value *colon = c->next, *target = colon ? colon->next : NULL;
+		if (!attr_is_punct(colon, P_COLON) || colon->comma_before)
+			return attr_fail(err, colon ? colon->span : c->span, "expects ':' after the output shape index");
+		if (!attr_is(target, V_PAREN) || target->comma_before)
+			return attr_fail(err, target ? target->span : colon->span, "expects '(' to start the aliased parameter");
+		if (!attr_alias_target(target, a, with_kind, al, err))
+			return false;
+		al->span = span_make(c->span.start, target->span.end);
+		out->n++;
+		c = target->next;
+	}
+	return true;
+}
+
+bool attr_buffer_donors(const struct hlo_value *v, struct arena *a, struct hlo_aliases *out,
+			struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expects '{' to start the buffer donor list");
+	out->items = arena_array(a, value_count(v), sizeof *out->items);
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		if (!attr_is(c, V_PAREN))
+			return attr_fail(err, c->span, "expects '(' to start a buffer donor");
+		struct hlo_alias *al = &out->items[out->n++];
+		memset(al, 0, sizeof *al);
+		if (!attr_alias_target(c, a, false, al, err))
+			return false;
+		al->span = c->span;
+	}
+	return true;
+}
+
+bool attr_program_shape(const struct hlo_value *v, struct arena *a, struct hlo_program_shape *out,
+			struct attr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	const struct hlo_value *params = attr_is(v, V_BRACE) ? v->child : NULL;
+	const struct hlo_value *arrow = params ? params->next : NULL, *res = arrow ? arrow->next : NULL;
+	if (!attr_is(params, V_PAREN) || !attr_is_punct(arrow, P_ARROW) || !res || res->next)
+		return attr_fail(err, v ? v->span : span_none(), "expected {(parameter shapes)->result shape}");
+	out->nparams = value_count(params);
+	out->params = arena_array(a, out->nparams, sizeof *out->params);
+	out->param_spans = arena_array(a, out->nparams, sizeof *out->param_spans);
+	uint32_t k = 0;
+	for (const struct hlo_value *c = params->child; c; c = c->next, k++) {
+		if (!attr_need_comma(c, params->child, err))
+			return false;
+		out->param_spans[k] = c->span;
+		if (!(out->params[k] = attr_value_shape(c, a, err)))
+			return false;
+	}
+	out->result_span = res->span;
+	out->result = attr_value_shape(res, a, err);
+	return out->result != NULL;
+}
+
+/* ---- Small structured values ---- */
+
+static bool attr_is_number(const struct hlo_value *v)
+{
+	return v && (v->kind == V_INT || v->kind == V_DECIMAL || v->kind == V_INF || v->kind == V_NEGINF);
+}
+
+bool attr_result_accuracy(const struct hlo_value *v, struct attr_error *err)
+{
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected result_accuracy={mode=...} or {tolerance={...}}");
+	const struct hlo_value *c = v->child;
+	if (!c || c->next)
+		return attr_fail(err, v->span, "result_accuracy needs exactly one of mode= or tolerance=");
+	if (c->kind != V_PAIR)
+		return attr_fail(err, c->span, "expects attribute name mode= or tolerance=");
+	if (!strcmp(c->key->str, "mode")) {
+		static const char *const modes[] = { "default", "highest", NULL };
+		return attr_enum(c->child, modes, true, "result accuracy mode", err) >= 0;
+	}
+	if (strcmp(c->key->str, "tolerance"))
+		return attr_fail(err, c->span, "invalid attribute name '%s' in result_accuracy (expected mode or tolerance)",
+				 c->key->str);
+	if (!attr_is(c->child, V_BRACE))
+		return attr_fail(err, c->span, "expected tolerance={atol=.. rtol=.. ulps=..}");
+	for (const struct hlo_value *t = c->child->child; t; t = t->next) {
+		if (t->kind != V_PAIR || (strcmp(t->key->str, "atol") && strcmp(t->key->str, "rtol") &&
+					  strcmp(t->key->str, "ulps")))
+			return attr_fail(err, t->span, "invalid tolerance field (expected atol, rtol or ulps)");
+		if (!attr_is_number(t->child))
+			return attr_fail(err, t->span, "tolerance %s expects a number", t->key->str);
+		if (!strcmp(t->key->str, "ulps") && t->child->kind != V_INT)
+			return attr_fail(err, t->span, "tolerance ulps expects an integer");
+	}
+	return true;
+}
+
+bool attr_domain(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+		 struct attr_error *err)
+{
+	const struct hlo_value *kind = NULL, *entry = NULL, *exit = NULL;
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected domain={kind=\"sharding\", entry={...}, exit={...}}");
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		const struct hlo_value **slot = attr_is_pair(c, "kind") ? &kind : attr_is_pair(c, "entry") ? &entry
+						: attr_is_pair(c, "exit") ? &exit : NULL;
+		if (!slot)
+			return attr_fail(err, c->span, "unexpected '%.*s' in domain (expected kind, entry, exit)",
+					 attr_excerpt_len(c->span), attr_text(f, c->span));
+		if (*slot)
+			return attr_fail(err, c->span, "domain field given twice");
+		*slot = c;
+	}
+	if (!kind || !entry || !exit)
+		return attr_fail(err, v->span, "domain needs kind=, entry= and exit=");
+	char *k;
+	if (!attr_string(f, kind->child, a, &k, NULL, err))
+		return false;
+	if (strcmp(k, "sharding"))
+		return attr_fail(err, kind->child->span, "unsupported domain kind \"%s\" (only \"sharding\")", k);
+	struct hlo_sharding s;
+	return attr_sharding(f, entry->child, a, &s, err) && attr_sharding(f, exit->child, a, &s, err);
+}
+
+static bool attr_debug_entry(const struct hlo_value *b, struct attr_error *err)
+{
+	if (!attr_is(b, V_BRACE))
+		return attr_fail(err, b ? b->span : span_none(), "expected {log_mode=..., callback_id=..., ...}");
+	for (const struct hlo_value *c = b->child; c; c = c->next) {
+		if (!attr_need_comma(c, b->child, err))
+			return false;
+		if (attr_is_pair(c, "log_mode")) {
+			static const char *const modes[] = { "default", "fusion_debugger", NULL };
+			if (attr_enum(c->child, modes, false, "debug log mode", err) < 0)
+				return false;
+		} else if (attr_is_pair(c, "callback_id") || attr_is_pair(c, "op_id")) {
+			int64_t x;
+			if (!attr_int(c->child, &x, err))
+				return false;
+		} else if (attr_is_pair(c, "partitioned")) {
+			bool on;
+			if (!attr_bool(c->child, &on, err))
+				return false;
+		} else {
+			return attr_fail(err, c->span, "invalid debug attribute (expected log_mode, callback_id, op_id or partitioned)");
+		}
+	}
+	return true;
+}
+
+bool attr_debug_attributes(const struct hlo_value *v, struct attr_error *err)
+{
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected debug_attributes={...}");
+	for (const struct hlo_value *c = v->child; c;) {
+		if (c != v->child && !c->comma_before)
+			return attr_fail(err, c->span, "expected ',' between debug attribute entries");
+		const struct hlo_value *name = attr_is(c, V_BRACE) ? c->child : NULL;
+		if (!attr_is(name, V_STRING) || (name->next && (!attr_is(name->next, V_BRACE) || name->next->next)))
+			return attr_fail(err, c->span, "expected {\"instruction name\" {shape index}?}");
+		const struct hlo_value *colon = c->next, *val = colon ? colon->next : NULL;
+		if (!attr_is_punct(colon, P_COLON) || !val)
+			return attr_fail(err, c->span, "expected ':' and the debug attributes after the instruction name");
+		if (attr_is(val, V_PAREN)) {
+			for (const struct hlo_value *b = val->child; b; b = b->next)
+				if (!attr_need_comma(b, val->child, err) || !attr_debug_entry(b, err))
+					return false;
+		} else if (!attr_debug_entry(val, err)) {
+			return false;
+		}
+		c = val->next;
+	}
+	return true;
+}
+
+bool attr_statistics(const struct hlo_value *v, struct attr_error *err)
+{
+	if (!attr_is(v, V_BRACE))
+		return attr_fail(err, v ? v->span : span_none(), "expected statistics={visualizing_index=N, ...}");
+	for (const struct hlo_value *c = v->child; c; c = c->next) {
+		if (!attr_need_comma(c, v->child, err))
+			return false;
+		if (c->kind != V_PAIR || !attr_is_number(c->child))
+			return attr_fail(err, c->span, "expected name=number in statistics");
+	}
+	return true;
+}
+
+uint64_t attr_leaf_count(const struct hlo_shape *s)
+{
+	if (!s || s->type != PT_TUPLE)
+		return 1;
+	uint64_t n = 0;
+	for (uint32_t k = 0; k < s->rank; k++)
+		n += attr_leaf_count(s->elems[k]);
+	return n;
+}
+
+bool attr_index_valid(const struct hlo_shape *s, const struct attr_ints *index)
+{
+	for (uint32_t k = 0; k < index->n; k++) {
+		if (!s || s->type != PT_TUPLE || index->v[k] < 0 || index->v[k] >= (int64_t)s->rank)
+			return false;
+		s = s->elems[index->v[k]];
+	}
+	return true;
+}

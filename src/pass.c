@@ -1,0 +1,39 @@
+/* pass.c - the pass table (expanded from passes/passes.def) and the plain
+ * pipeline runner: run, verify if asked, stop on a fatal result. */
+#include "pass.h"
+#include <string.h>
+#include "verify.h"
+
+#define PASS(c, name) extern const struct pass pass_##c;
+#include "passes.def"
+#undef PASS
+
+const struct pass *const pass_table[] = {
+#define PASS(c, name) &pass_##c,
+#include "passes.def"
+#undef PASS
+	NULL
+};
+
+const struct pass *pass_find(const char *name)
+{
+	for (const struct pass *const *p = pass_table; *p; p++)
+		if (!strcmp((*p)->name, name))
+			return *p;
+	return NULL;
+}
+
+int pass_run_all(const struct pass *const *passes, struct hlo_module *m, struct pass_context *ctx,
+		 bool verify_each)
+{
+	int total = 0;
+	for (const struct pass *const *p = passes; *p; p++) {
+		int rc = (*p)->run(m, ctx);
+		if (rc < 0)
+			return rc;
+		total += rc;
+		if (verify_each && (*p)->rewrites && verify_module(m, ctx->diag))
+			return -1;
+	}
+	return total;
+}
