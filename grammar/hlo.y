@@ -66,6 +66,7 @@ static void hlo_yyerror(HLO_YYLTYPE *loc, yyscan_t scanner, struct build_ctx *ct
 %token STRING "string" JSON "JSON dict" LITERAL "literal" METADATA "metadata block"
 %token DXD "window size" PAD "padding" DIMLABELS "dimension labels" NEGINF "-inf"
 %token LE "<=" ARROW "->" ELLIPSIS "..." LAYOUT_OPEN "layout '{'"
+%token <shape> SHAPE "shape"
 %token TILE_OPEN "T(" BUF_OPEN "b(" SPLIT "// -----" LEXERROR "invalid token"
 
 %type <mark> attrs sig_mark op_mark gte_opt int_mark shape_mark
@@ -358,7 +359,8 @@ vshape
 	;
 
 array_shape
-	: TYPE '[' int_mark dims_opt ']'        { $$ = build_array_shape(ctx, $1, @1, $3, NULL, @$); }
+	: SHAPE
+	| TYPE '[' int_mark dims_opt ']'        { $$ = build_array_shape(ctx, $1, @1, $3, NULL, @$); }
 	| TYPE '[' int_mark dims_opt ']' layout { $$ = build_array_shape(ctx, $1, @1, $3, $6, @$); }
 	;
 

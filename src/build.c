@@ -312,18 +312,7 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 	c->is_entry = entry;
 	c->has_signature = has_sig;
 	c->sig_result = result;
-	if (has_sig) {
-		uint32_t n = ctx->sig.len - sig_mark;
-		c->nsig_params = n;
-		c->sig_params = arena_array(&ctx->file->arena, n, sizeof *c->sig_params);
-		c->sig_param_spans = arena_array(&ctx->file->arena, n, sizeof *c->sig_param_spans);
-		for (uint32_t i = 0; i < n; i++) {
-			struct build_sig_param *p = &VEC_AT(ctx->sig, struct build_sig_param, sig_mark + i);
-			c->sig_params[i] = p->shape;
-			c->sig_param_spans[i] = p->span;
-		}
-		ctx->sig.len = sig_mark;
-	}
+	ctx->sig.len = sig_mark;
 	ctx->pending = c;
 	return c;
 }
@@ -506,8 +495,9 @@ struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcod
 	if (!build_ir(ctx))
 		return NULL;
 	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
-	i->lit_off = (uint32_t)(lit.start - sp.start);
-	i->lit_len = (uint32_t)span_len(lit);
+	i->extra = arena_alloc(&ctx->file->arena, sizeof *i->extra);
+	i->extra->lit_off = (uint32_t)(lit.start - sp.start);
+	i->extra->lit_len = (uint32_t)span_len(lit);
 	return i;
 }
 
@@ -523,8 +513,8 @@ struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
 	rhs->start = sp.start;
 	rhs->len = (uint32_t)span_len(sp);
 	rhs->op_off += shift;
-	if (rhs->lit_len)
-		rhs->lit_off += shift;
+	if (rhs->extra && rhs->extra->lit_len)
+		rhs->extra->lit_off += shift;
 	return rhs;
 }
 
@@ -535,8 +525,8 @@ static void build_rebase(struct hlo_instr *i, struct span sp)
 	i->start = sp.start;
 	i->len = (uint32_t)span_len(sp);
 	i->op_off += shift;
-	if (i->lit_len)
-		i->lit_off += shift;
+	if (i->extra && i->extra->lit_len)
+		i->extra->lit_off += shift;
 }
 
 void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct hlo_instr *rhs,
@@ -727,6 +717,23 @@ static struct hlo_shape *build_intern_shape(struct build_ctx *ctx, const struct 
 	return c;
 }
 
+/* Lets the scanner turn this exact text into one SHAPE token next time
+ * (scan_shape_text).  Only compact text can match there; shapes written
+ * with errors are not remembered. */
+static void build_remember_shape_text(struct build_ctx *ctx, struct span sp, struct hlo_shape *c)
+{
+	const char *t = ctx->src->buf + sp.start;
+	size_t n = (size_t)span_len(sp);
+	if (ctx->module_errors || n > 200 || n == 0 || !(t[0] >= 'a' && t[0] <= 'z'))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' || t[i] == '/' || t[i] == '\'')
+			return;
+	struct interned *e = build_intern(ctx, t, n);
+	if (!e->data)
+		e->data = c;
+}
+
 struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type, struct span type_sp,
 				    uint32_t dim_mark, struct hlo_layout *layout, struct span sp)
 {
@@ -750,6 +757,7 @@ struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type
 			    layout->rank, s.rank);
 	struct hlo_shape *c = build_intern_shape(ctx, &s);
 	ctx->ints.len = ctx->kinds.len = dim_mark;
+	build_remember_shape_text(ctx, sp, c);
 	return c;
 }
 

@@ -138,6 +138,7 @@ struct hlo_operand_extra {
 /* Rarely used instruction parts, allocated only when present. */
 struct hlo_instr_extra {
 	struct hlo_operand_extra *operands;  /* noperands entries, or NULL */
+	uint32_t lit_off, lit_len;           /* constant "(...)": offset from start, length */
 	uint32_t ncontrol;
 	struct hlo_instr **control;          /* control-predecessors, resolved */
 };
@@ -148,7 +149,7 @@ enum instr_flag {
 	IR_SHAPE_WRITTEN = 4, /* result shape present in the text */
 };
 
-/* Kept compact (128 bytes): the IR of a 100 MB dump must fit next to it.
+/* Kept compact (120 bytes): the IR of a 100 MB dump must fit next to it.
  * Names are slices of the source (or of the arena for synthesized ones),
  * not interned: they are unique per computation, so interning would cost
  * more than the text.  Use the accessors below for spans. */
@@ -164,7 +165,6 @@ struct hlo_instr {
 	const char *name;           /* name_len bytes, no '%', not NUL-terminated */
 	uint32_t name_off;          /* name offset from start (source names) */
 	uint32_t op_off;            /* opcode offset from start */
-	uint32_t lit_off, lit_len;  /* constant "(...)" offset from start / length; len 0 = none */
 	uint16_t op_len;
 	uint16_t nattrs;
 	uint32_t noperands;
@@ -195,8 +195,9 @@ static inline struct span ir_instr_opcode_span(const struct hlo_instr *i)
 /* The "( ... )" of a constant; span_none() when there is none. */
 static inline struct span ir_instr_literal(const struct hlo_instr *i)
 {
-	return i->lit_len ? span_make(i->start + i->lit_off, i->start + i->lit_off + i->lit_len)
-			  : span_none();
+	return i->extra && i->extra->lit_len
+		       ? span_make(i->start + i->extra->lit_off, i->start + i->extra->lit_off + i->extra->lit_len)
+		       : span_none();
 }
 static inline struct span ir_operand_span(const struct hlo_operand *o)
 {

@@ -164,7 +164,7 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 	} else {
 		fputs(ir_opcode_name(i->op), out);
 	}
-	if (i->op == OP_CONSTANT && i->lit_len) {
+	if (i->op == OP_CONSTANT && !span_is_none(ir_instr_literal(i))) {
 		fputc('(', out);
 		literal_print(out, p->f, ir_instr_literal(i), i->shape, p->style == PRINT_DEFAULT);
 		fputc(')', out);

@@ -484,6 +484,20 @@ void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bo
 	build_error(ctx, loc, "syntax error %s%s", near, exp);
 }
 
+struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n)
+{
+	struct interned *e = intern_find(ss->ctx->file->names, s, n);
+	return e ? e->data : NULL;
+}
+
+size_t scan_word_len(const char *s)
+{
+	size_t i = 1;
+	while ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9'))
+		i++;
+	return i;
+}
+
 /* ---- windows ---- */
 
 /* Default 1 GiB; HLO_SCAN_WINDOW (bytes, >= 4096) lets tests force small

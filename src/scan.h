@@ -47,6 +47,11 @@ uint64_t scan_first_window(struct scan_state *ss, char *buf, uint64_t len);
 uint64_t scan_next_window(struct scan_state *ss, char **start);
 void scan_window_restore(struct scan_state *ss);
 
+/* The shape built earlier from exactly this text, or NULL (scanner fast path). */
+struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n);
+/* Length of the leading [a-z][a-z0-9]* word of s. */
+size_t scan_word_len(const char *s);
+
 /* Message for a character that cannot start a token. */
 const char *scan_bad_char(int c);
 void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)

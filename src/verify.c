@@ -470,7 +470,7 @@ static bool verify_enum_text(const struct verify_attr *va, const char *s, size_t
 static bool verify_text_is_body(const struct verify_ctx *v, struct span sp)
 {
 	const char *p = v->f->src->buf + sp.start, *end = v->f->src->buf + sp.end;
-	if (p >= end || *p != '{')
+	if (p >= end || *p++ != '{')
 		return false;
 	for (int tok = 0; tok < 2; tok++) {
 		for (;;) {
