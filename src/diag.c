@@ -73,6 +73,8 @@ static void diag_show_line(FILE *out, struct source *src, struct span sp)
 void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 		  enum diag_severity sev, const char *fmt, va_list ap)
 {
+	if (!d)  /* a silent decode (value_parse with no sink) */
+		return;
 	if (sev == DIAG_ERROR)
 		d->errors++;
 	/* Once capped, everything is dropped: notes and warnings after the cap

@@ -97,6 +97,12 @@ static void print_value_text(struct print_ctx *p, struct span sp, bool names)
 			i = j;
 			continue;
 		}
+		if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+			/* a line comment cannot survive joining the value onto one line */
+			while (i < n && s[i] != '\n' && s[i] != '\r')
+				i++;
+			continue;
+		}
 		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
 			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
 			size_t j = e && (size_t)(e - s) + 2 <= n ? (size_t)(e - s) + 2 : n;
