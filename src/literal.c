@@ -547,7 +547,10 @@ static bool literal_float_value(struct literal_parser *P, enum ptype type, const
 					TOK_ARG(P, t), literal_type_name(type));
 		}
 	} else if (complex_part) {
-		if (fabs(d) > ff->max)
+		/* XLA compares without rounding; we also accept up to the 9-digit
+		 * rendering of FLT_MAX (3.40282347e+38) that printing produces, so
+		 * printed modules re-parse. */
+		if (fabs(d) > ff->max && !(ff == &fmt_f32 && fabs(d) <= 3.40282347e+38))
 			return literal_fail(P, t->start, t->end, "%s" TOK_FMT " is out of range for %s",
 					complex_part, TOK_ARG(P, t), literal_type_name(type));
 		out->v = ff == &fmt_f32 ? (double)(float)d : d;

@@ -534,6 +534,9 @@ static void literal_structure(void)
 	OK("f32[3]", "({1,,2,,3,})", "{1, 2, 3}");
 	OK("f32[3]", "({,1-2 3})", "{1, -2, 3}");
 	OK("f32[3]", "(\n{1 /* c, } */ , 2 // x }\n ,3}\r)", "{1, 2, 3}");
+	OK("f32[2]", "({1, // first (one\n    2 /* second ) */})", "{1, 2}");
+	OK("c64[]", "((1, // real part)\n    2))", "(1, 2)");
+	OK("f32[2]", "({1, // cr ends it too\r2})", "{1, 2}");
 	OK("f32[<=3]", "({1, 2, 3})", "{1, 2, 3}");
 	BAD("f32[?]", "({1, 2, 3})", "constants cannot have an unbounded dynamic dimension", "{");
 	BAD("token[]", "()", "constants of type token are not supported", ")");
