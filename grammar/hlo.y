@@ -487,7 +487,7 @@ dlts
 	;
 
 dlt
-	: IDENT dlt_marks
+	: IDENT dlt_marks                       { build_layout_dlt_item(ctx, @1); }
 	;
 
 dlt_marks

@@ -468,7 +468,7 @@ struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struc
 			if (v < 0)
 				build_error(ctx, ir_operand_span(o), "parameter number must be >= 0");
 			i->number = v;
-		} else {
+		} else if (i->op != OP_COUNT) {  /* an unknown opcode was reported already */
 			build_error(ctx, ir_operand_span(o), "expected an operand name, got '%.*s'", (int)o->len, t);
 		}
 	}
@@ -942,6 +942,15 @@ void build_layout_dlt(struct build_ctx *ctx, struct span letter, uint32_t count,
 	}
 	build_layout_order(ctx, LR_D, "D", letter);
 	build_cur_layout(ctx)->l.ndim_level_types = count;
+}
+
+/* D(...) entries: dense, compressed, singleton, loose-compressed (XLA's D/C/S/H). */
+void build_layout_dlt_item(struct build_ctx *ctx, struct span sp)
+{
+	const char *t = ctx->src->buf + sp.start;
+	if (span_len(sp) != 1 || !strchr("DCSH", t[0]))
+		build_error(ctx, sp, "unknown dim level type '%.*s' (expected D, C, S or H)",
+			    (int)span_len(sp), t);
 }
 
 void build_layout_physical(struct build_ctx *ctx, struct span letter, struct hlo_shape *shape,

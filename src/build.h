@@ -87,6 +87,7 @@ struct build_ctx {
 	struct hlo_value *value;    /* value mode: the result */
 	struct hlo_shape *shape;    /* shape mode: the result */
 	uint32_t anon_counter;
+	int value_attr;             /* value mode: enum attr_key of the value, for raw JSON capture */
 	int nesting_limit;
 };
 
@@ -166,6 +167,7 @@ void build_layout_type(struct build_ctx *ctx, int which, struct interned *type, 
 void build_layout_split(struct build_ctx *ctx, int64_t dim, uint32_t int_mark, struct span sp);
 void build_layout_splits_end(struct build_ctx *ctx, struct span letter, struct span sp);
 void build_layout_dlt(struct build_ctx *ctx, struct span letter, uint32_t count, struct span sp);
+void build_layout_dlt_item(struct build_ctx *ctx, struct span sp);
 void build_layout_physical(struct build_ctx *ctx, struct span letter, struct hlo_shape *shape,
 			   struct span sp);
 /* values (module mode: return NULL, the value stays a span) */

@@ -30,6 +30,12 @@ int build_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
 	ss.base = base;
 	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
 			 : ctx->mode == BUILD_VALUE ? START_VALUE : START_SHAPE;
+	/* A value decoded on its own starts right after its "name=": prime the
+	 * raw JSON capture the scanner would have switched on there. */
+	if (ctx->mode == BUILD_VALUE && ctx->value_attr == ATTR_BACKEND_CONFIG)
+		ss.json_pending = true;
+	else if (ctx->mode == BUILD_VALUE && ctx->value_attr == ATTR_FRONTEND_ATTRIBUTES)
+		ss.fa_depth = 1;
 	if (hlo_yylex_init_extra(&ss, &scanner))
 		fatal_out_of_memory();
 	uint64_t first = scan_first_window(&ss, buf, len);

@@ -60,6 +60,16 @@ static bool print_is_ident_char(char c)
 	return print_is_ident_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
+static bool print_is_index_comment(const char *s, size_t n)
+{
+	if (n < 13 || memcmp(s, "/*index=", 8) || memcmp(s + n - 2, "*/", 2))
+		return false;
+	for (size_t k = 8; k < n - 2; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+	return true;
+}
+
 /* Copies an attribute value: whitespace runs become one space, strings,
  * comments and raw JSON dicts are copied as they are.  For attributes that
  * name computations or instructions, names get (default, long) or lose
@@ -104,10 +114,15 @@ static void print_value_text(struct print_ctx *p, struct span sp, bool names)
 			continue;
 		}
 		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+			/* Comments are not part of a value; only XLA's own
+			 * index=N markers (tuple shardings, layouts) are kept. */
 			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
 			size_t j = e && (size_t)(e - s) + 2 <= n ? (size_t)(e - s) + 2 : n;
-			fwrite(s + i, 1, j - i, out);
+			if (print_is_index_comment(s + i, j - i))
+				fwrite(s + i, 1, j - i, out);
 			i = j;
+			while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+				i++;
 			continue;
 		}
 		if (c == '{')

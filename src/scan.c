@@ -63,11 +63,29 @@ int scan_dim_labels(struct scan_state *ss, const char *s, size_t n)
 	return scan_is_dim_labels(s, n) ? DIMLABELS : -1;
 }
 
+/* Skips whitespace and comments (the buffer ends with NULs, so this stops). */
+static const char *scan_skip_blank(const char *p)
+{
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			if (!e)
+				return p;
+			p = e + 2;
+		} else if (p[0] == '/' && p[1] == '/') {
+			while (*p && *p != '\n' && *p != '\r')
+				p++;
+		} else {
+			return p;
+		}
+	}
+}
+
 bool scan_is_definition(const char *after)
 {
-	while (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r')
-		after++;
-	return *after == '=';
+	return *scan_skip_blank(after) == '=';
 }
 
 int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
@@ -365,8 +383,7 @@ int scan_open(struct scan_state *ss, int c, const char *after)
 		return c;
 	ss->brace_depth++;
 	if (ss->prev == ']') {
-		while (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r')
-			after++;
+		after = scan_skip_blank(after);
 		if ((*after >= '0' && *after <= '9') || *after == ':')
 			return LAYOUT_OPEN;
 	}

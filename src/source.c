@@ -208,24 +208,37 @@ void source_free(struct source *s)
 	free(s);
 }
 
-/* Line starts: offset 0 and every byte after a '\n' that is not the end of
- * the input (a final newline does not open an empty last line, so "end of
- * input" errors land on the last real line). */
+/* Line starts: offset 0 and every byte after a line end ("\n", "\r\n" or a
+ * lone "\r", which old Mac files and XLA's lexer accept) that is not the end
+ * of the input (a final newline does not open an empty last line, so "end
+ * of input" errors land on the last real line).  Built on the first
+ * diagnostic only. */
+static uint64_t source_scan_lines(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t n = 1;
+	for (const char *q = p; q < end; q++) {
+		if (*q != '\n' && *q != '\r')
+			continue;
+		if (*q == '\r' && q + 1 < end && q[1] == '\n')
+			q++;
+		if (q + 1 < end) {
+			if (out)
+				out[n] = (uint64_t)(q + 1 - p);
+			n++;
+		}
+	}
+	return n;
+}
+
 static void source_index(struct source *s)
 {
 	if (s->lines)
 		return;
 	const char *p = s->buf, *end = s->buf + s->len;
-	uint64_t n = 1;
-	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-		if (q + 1 < end)
-			n++;
+	uint64_t n = source_scan_lines(p, end, NULL);
 	s->lines = xreallocarray(NULL, n, sizeof *s->lines);
 	s->lines[0] = 0;
-	s->nlines = 1;
-	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-		if (q + 1 < end)
-			s->lines[s->nlines++] = (uint64_t)(q + 1 - p);
+	s->nlines = source_scan_lines(p, end, s->lines);
 }
 
 /* Index of the line holding off (offsets past the end map to the last line). */
@@ -250,7 +263,7 @@ static void source_line_at(struct source *s, uint64_t i, uint64_t *start, uint64
 	if (e > b && s->buf[e - 1] == '\n')
 		e--;
 	if (e > b && s->buf[e - 1] == '\r')
-		e--;
+		e--;  /* CRLF, or a lone CR */
 	*start = b;
 	*len = e - b;
 }

@@ -6,8 +6,23 @@
 #include <string.h>
 #include "build.h"
 
+static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int key, struct arena *a,
+					struct diag_sink *d);
+
 struct hlo_value *value_parse(struct hlo_file *f, struct span sp, struct arena *a,
 			      struct diag_sink *d)
+{
+	return value_parse_as(f, sp, ATTR_UNKNOWN, a, d);
+}
+
+struct hlo_value *value_parse_attr(struct hlo_file *f, const struct hlo_attr *at, struct arena *a,
+				   struct diag_sink *d)
+{
+	return value_parse_as(f, ir_attr_value(at), at->key, a, d);
+}
+
+static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int key, struct arena *a,
+					struct diag_sink *d)
 {
 	uint64_t n = span_len(sp);
 	char *buf = xmalloc((size_t)n + 2);
@@ -15,6 +30,7 @@ struct hlo_value *value_parse(struct hlo_file *f, struct span sp, struct arena *
 	buf[n] = buf[n + 1] = 0;
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, d, BUILD_VALUE, a);
+	ctx.value_attr = key;
 	int rc = build_run(&ctx, buf, n, sp.start);
 	struct hlo_value *v = rc == 0 && ctx.errors == 0 ? ctx.value : NULL;
 	build_ctx_fini(&ctx);

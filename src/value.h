@@ -57,6 +57,10 @@ struct hlo_value {
 struct diag_sink;
 struct hlo_value *value_parse(struct hlo_file *f, struct span sp, struct arena *a,
 			      struct diag_sink *d);
+/* Same for the value of attribute at, decoded in its context (backend_config
+ * and frontend attribute dict values are raw JSON captures). */
+struct hlo_value *value_parse_attr(struct hlo_file *f, const struct hlo_attr *at, struct arena *a,
+				   struct diag_sink *d);
 /* Number of items in a group value. */
 uint32_t value_count(const struct hlo_value *group);
 /* Unescaped contents of a V_STRING (or raw text of V_JSON) in arena a;
