@@ -89,6 +89,7 @@ top
 
 file
 	: %empty                                { build_empty_input(ctx, @$); }
+	| splits                                { build_empty_input(ctx, @$); }
 	| modules
 	| modules splits
 	| splits modules

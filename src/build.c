@@ -129,8 +129,9 @@ void build_empty_input(struct build_ctx *ctx, struct span sp)
 	/* The grammar reduces the empty file before it sees a bad first token;
 	 * only a really blank input gets this message (the other gets a syntax
 	 * error right after). */
+	(void)sp;
 	if (build_ir(ctx) && build_blank(ctx->src))
-		build_error(ctx, sp, "empty input: expected 'HloModule' or a computation");
+		build_error(ctx, span_make(0, 0), "empty input: expected 'HloModule' or a computation");
 }
 
 static struct hlo_module *build_current_module(struct build_ctx *ctx, struct span sp)
@@ -170,6 +171,7 @@ void build_module_header(struct build_ctx *ctx, struct span name_sp, uint32_t at
 	if (!build_ir(ctx))
 		return;
 	ctx->module = NULL;
+	ctx->recovering = false;  /* a new module: its errors are not cascades */
 	struct hlo_module *m = build_current_module(ctx, sp);
 	m->name = build_intern_span(ctx, build_name_text(ctx, name_sp));
 	m->has_header = true;

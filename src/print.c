@@ -62,7 +62,7 @@ static bool print_is_ident_char(char c)
 
 static bool print_is_index_comment(const char *s, size_t n)
 {
-	if (n < 13 || memcmp(s, "/*index=", 8) || memcmp(s + n - 2, "*/", 2))
+	if (n < 11 || memcmp(s, "/*index=", 8) || memcmp(s + n - 2, "*/", 2))
 		return false;
 	for (size_t k = 8; k < n - 2; k++)
 		if (s[k] < '0' || s[k] > '9')

@@ -8,6 +8,9 @@
 # Header comments in the first 5 lines of X.hlo:
 #   // args: fmt --style=long    subcommand and options (default: parse)
 #   // exit: N                   expected status (default 2 with X.err, else 0)
+#   // known-fail: REASON        a pinned bug not fixed yet: a failure prints
+#                                [XFAIL] and does not count; a pass prints
+#                                [XPASS] and counts as a failure (drop the mark)
 # Shell tests: every executable tests/**/test_*.sh runs from the project root
 # with $HLOLINT exported; exit 0 = pass, 77 = skip (last stdout line = reason).
 # Inputs under a data/ or fuzz/ directory are fixtures, not golden tests.
@@ -35,6 +38,7 @@ trap 'exit 130' INT TERM
 passed=0
 failed=0
 skipped=0
+xfailed=0
 
 selected() {
 	[ $# -gt 1 ] || return 0
@@ -92,6 +96,7 @@ while IFS= read -r f; do
 	args=$(printf '%s\n' "$hdr" | sed -n 's|^[[:space:]]*//[[:space:]]*args:[[:space:]]*||p' | head -n 1)
 	want=$(printf '%s\n' "$hdr" | sed -n 's|^[[:space:]]*//[[:space:]]*exit:[[:space:]]*\([0-9][0-9]*\).*|\1|p' | head -n 1)
 	[ -n "$args" ] || args=parse
+	known=$(printf '%s\n' "$hdr" | sed -n 's|^[[:space:]]*//[[:space:]]*known-fail:[[:space:]]*||p' | head -n 1)
 
 	has_err=
 	has_out=
@@ -147,7 +152,14 @@ while IFS= read -r f; do
 	if [ -f "$base.out.hlo" ]; then
 		compare "$name" "$base.out.hlo" "$tmp/out" || ok=
 	fi
-	if [ -n "$ok" ]; then pass "$name"; else fail "$name"; fi
+	if [ -n "$known" ]; then
+		if [ -n "$ok" ]; then
+			fail "$name" "XPASS: marked known-fail ($known) but passes; remove the mark"
+		else
+			xfailed=$((xfailed + 1))
+			echo "[XFAIL] $name: $known"
+		fi
+	elif [ -n "$ok" ]; then pass "$name"; else fail "$name"; fi
 done <"$tmp/golden"
 
 # Shell tests.
@@ -180,5 +192,7 @@ while IFS= read -r t; do
 done <"$tmp/shell"
 
 [ "$skipped" -gt 0 ] && echo "$skipped skipped"
+[ "$xfailed" -gt 0 ] && echo "$xfailed known to fail"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -7,7 +7,8 @@
 #       located error (100%); all bad/ inputs rejected (>= 60%)
 #   (c) round trip: ok/long.* and ok/short.* without .expected reprint
 #       byte-for-byte with fmt --style=long|short (>= 90%); nonrt.* vs their
-#       .expected after trimming (informational)
+#       .expected after trimming, real modules reprinted byte-for-byte by
+#       fmt (both informational)
 #   (d) for every ok/ and real/ file that parses: fmt output re-parses and
 #       fmt is idempotent, in each style (100%)
 # Prints one ratio per line.  PART=abcd selects parts; VERBOSE=1 lists every
@@ -168,6 +169,21 @@ case $PART in *c*)
 		echo "ok/${f##*/}: $d" >>"$tmp/fail"
 	done
 	report "xla nonrt short vs .expected" "$good" "$total" "match after trimming" - "$tmp/fail"
+
+	# Real modules come from many XLA versions and some are hand-edited, so
+	# this one is only informational.
+	: >"$tmp/fail"
+	good=0 total=0
+	for f in $(real_files); do
+		total=$((total + 1))
+		if run "$tmp/out" "$tmp/err" fmt "$f" && cmp -s "$tmp/out" "$f"; then
+			good=$((good + 1))
+		else
+			d=$(diff "$f" "$tmp/out" 2>/dev/null | grep -m1 '^[<>]' | cut -c1-120)
+			echo "${f#"$CORPORA"/}: $d" >>"$tmp/fail"
+		fi
+	done
+	report "real corpus reprinted by fmt (default style)" "$good" "$total" "byte-for-byte" - "${VERBOSE:+$tmp/fail}"
 	;;
 esac
 

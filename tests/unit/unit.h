@@ -32,5 +32,6 @@ extern const struct unit_case unit_arena_cases[];
 extern const struct unit_case unit_intern_cases[];
 extern const struct unit_case unit_source_cases[];
 extern const struct unit_case unit_diag_cases[];
+extern const struct unit_case unit_size_cases[];
 extern const struct unit_case unit_literal_cases[];
 #endif
