@@ -300,6 +300,22 @@ int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lva
 	return -1;
 }
 
+size_t scan_string_len(struct scan_state *ss, const char *q)
+{
+	const char *end = ss->whole + ss->window_end, *p = q + 1;
+	for (;;) {
+		const char *e = p < end ? memchr(p, q[0], (size_t)(end - p)) : NULL;
+		if (!e)
+			return 0;
+		size_t k = 0;
+		while (e - k - 1 > q && e[-1 - (ptrdiff_t)k] == '\\')
+			k++;
+		if (k % 2 == 0)
+			return (size_t)(e + 1 - q);
+		p = e + 1;
+	}
+}
+
 /* Returns the length of the UTF-8 sequence at s (within n), or 0 if invalid. */
 static size_t scan_utf8(const unsigned char *s, size_t n)
 {
@@ -362,6 +378,11 @@ bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTY
 				scan_error(ss, sp, "invalid escape sequence in string");
 				return false;
 			}
+		} else if (u[i] == 0) {
+			struct span sp = span_make(loc->start + i, loc->start + i + 1);
+			scan_error(ss, sp, "NUL byte in input");
+			ss->fatal = true;
+			return false;
 		} else if (u[i] >= 0x80) {
 			size_t len = scan_utf8(u + i, n - 1 - i);
 			if (!len) {

@@ -30,6 +30,9 @@ double scan_nan_payload(const char *hex, bool negative);
 int scan_negative_word(const char *s, size_t n, HLO_YYSTYPE *lval);
 /* Number-like text: INT, DECIMAL, DXD, PAD, DIMLABELS, '?', or -1. */
 int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval);
+/* Length of the quoted string starting at q (quote to quote, escapes
+ * honoured) within the current window, or 0 when it is not terminated. */
+size_t scan_string_len(struct scan_state *ss, const char *q);
 /* Validates escapes and UTF-8 of a quoted string; reports and returns false on error. */
 bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTYPE *loc);
 /* An opening bracket: returns the token ('{', LAYOUT_OPEN, '(', '[') or -1 when too deep. */
