@@ -163,6 +163,22 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 			resolve_push(&out, body);
 			continue;
 		}
+		/* The common case, one name (calls=%fused_computation.12), without
+		 * running the value grammar. */
+		const char *t = r->f->src->buf + a->value_off;
+		size_t n = a->value_len, e = t[0] == '%';
+		while (e < n && ((t[e] >= 'a' && t[e] <= 'z') || (t[e] >= 'A' && t[e] <= 'Z') ||
+				 (t[e] >= '0' && t[e] <= '9') || t[e] == '_' || t[e] == '.' || t[e] == '-'))
+			e++;
+		if (e == n && n > (size_t)(t[0] == '%')) {
+			size_t skip = t[0] == '%';
+			struct interned *id = intern_find(r->f->names, t + skip, n - skip);
+			struct hlo_comp *c = id ? id->data : NULL;
+			if (c && c->kind == IR_COMP) {
+				resolve_push(&out, c);
+				continue;
+			}
+		}
 		struct arena_mark mk = arena_mark(&r->scratch);
 		struct hlo_value *v = value_parse(r->f, ir_attr_value(a), &r->scratch, r->d);
 		if (!v)
