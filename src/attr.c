@@ -1,8 +1,6 @@
-/* attr.c - typed decoders over attribute values (see attr.h).  Each decoder
- * walks one value tree (or, for metadata and frontend attributes, the raw
- * text) once, allocates its result in the caller's arena and reports the
- * first problem through struct attr_error.  Nothing is cached or printed;
- * which attributes an opcode takes is verify.c's business, not this file's. */
+/* attr.c - typed decoders over attribute values: value_parse trees for most,
+ * raw-text scanners for metadata and frontend attributes (frequent; raw
+ * JSON inside).  Validates as XLA's parser does; caches and prints nothing. */
 #include "attr.h"
 #include <ctype.h>
 #include <float.h>
@@ -503,6 +501,14 @@ int64_t attr_mesh_size(const struct hlo_mesh *m)
 	return n;
 }
 
+static int attr_axis_cmp(const void *x, const void *y)
+{
+	const struct hlo_mesh_axis *a = *(struct hlo_mesh_axis *const *)x, *b = *(struct hlo_mesh_axis *const *)y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	return c ? c : a->len < b->len ? -1 : a->len > b->len;
+}
+
 /* mesh['a'=2,'b'=4] or maximal_mesh[device_id=N], at *cur (an IDENT). */
 static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
 		      struct hlo_mesh *m, struct attr_error *err)
@@ -541,16 +547,35 @@ static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, st
 		ax->name = value_string(f, c, a, &ax->len);
 		if (!ax->name)
 			return attr_fail(err, c->span, "invalid escape in axis name");
-		for (uint32_t k = 0; k < m->naxes; k++)
-			if (m->axes[k].len == ax->len && !memcmp(m->axes[k].name, ax->name, ax->len))
-				return attr_fail(err, c->span, "duplicate mesh axis '%s'", ax->name);
+		ax->span = c->span;
 		ax->size = size->u.i;
 		if (!attr_mul(&total, ax->size))
 			return attr_fail(err, br->span, "mesh has too many devices");
 		m->naxes++;
 		c = size->next;
 	}
+	/* Sorted by name for lookups (meshes can be long: no pairwise scans). */
+	m->by_name = arena_array(a, m->naxes, sizeof *m->by_name);
+	for (uint32_t k = 0; k < m->naxes; k++)
+		m->by_name[k] = &m->axes[k];
+	qsort(m->by_name, m->naxes, sizeof *m->by_name, attr_axis_cmp);
+	for (uint32_t k = 1; k < m->naxes; k++)
+		if (!attr_axis_cmp(&m->by_name[k - 1], &m->by_name[k])) {
+			const struct hlo_mesh_axis *dup = m->by_name[k - 1] > m->by_name[k] ? m->by_name[k - 1]
+											       : m->by_name[k];
+			return attr_fail(err, dup->span, "duplicate mesh axis '%s'", dup->name);
+		}
 	return true;
+}
+
+/* The axis called name (len bytes), or NULL. */
+static const struct hlo_mesh_axis *attr_mesh_find(const struct hlo_mesh *m, const char *name, size_t len)
+{
+	struct hlo_mesh_axis key = { .name = (char *)name, .len = len };
+	const struct hlo_mesh_axis *kp = &key;
+	struct hlo_mesh_axis **hit = m->naxes ? bsearch(&kp, m->by_name, m->naxes, sizeof *m->by_name, attr_axis_cmp)
+					     : NULL;
+	return hit ? *hit : NULL;
 }
 
 /* device_ids=(0,2,1,3) or device_ids=([4,2]T(1,0)). */
@@ -605,13 +630,10 @@ static bool attr_axis_ref(const struct hlo_file *f, const struct hlo_value **cur
 	char *name = value_string(f, s, a, &len);
 	if (!name)
 		return attr_fail(err, s->span, "invalid escape in axis name");
-	bool found = false;
-	for (uint32_t k = 0; k < m->naxes && !found; k++)
-		if (m->axes[k].len == len && !memcmp(m->axes[k].name, name, len)) {
-			ref->axis = k;
-			found = true;
-		}
-	if (!found) {
+	const struct hlo_mesh_axis *hit = attr_mesh_find(m, name, len);
+	if (hit) {
+		ref->axis = (uint32_t)(hit - m->axes);
+	} else {
 		bool digits = len > 0 && len < 10;
 		for (size_t k = 0; k < len; k++)
 			digits &= isdigit((unsigned char)name[k]) != 0;
@@ -1286,11 +1308,14 @@ bool attr_dim_labels(const struct hlo_file *f, const struct hlo_value *v, struct
 			sp[p][k] = -1;
 		nsp[p] = 0;
 		/* '?' may repeat; every other label is unique within its part. */
-		for (size_t i = 0; i < len; i++)
-			for (size_t j = i + 1; j < len; j++)
-				if (t[i] == t[j] && t[i] != '?')
-					return attr_fail(err, v->span, "expects unique %s dimension numbers, but sees %.*s",
-							 part[p].name, (int)len, t);
+		bool seen[256] = { false };
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)t[i];
+			if (seen[c] && c != '?')
+				return attr_fail(err, v->span, "expects unique %s dimension numbers, but sees %.*s",
+						 part[p].name, (int)len, t);
+			seen[c] = true;
+		}
 		for (size_t i = 0; i < len; i++) {
 			char c = t[i];
 			if (c == '?')
@@ -1344,6 +1369,9 @@ static void attr_scan_ws(struct attr_scan *s, bool commas)
 		char c = *s->p;
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || (commas && c == ',')) {
 			s->p++;
+		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '/') {
+			while (s->p < s->end && *s->p != '\n' && *s->p != '\r')
+				s->p++;
 		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '*') {
 			const char *e = s->p + 2;
 			while (e + 1 < s->end && !(e[0] == '*' && e[1] == '/'))

@@ -1,13 +1,7 @@
-/* attr.h - typed decoders over attribute values: integers, lists, enums,
- * shardings (legacy and named), replica groups, windows, slices, padding,
- * dim_labels, metadata, frontend attributes, aliasing and program shapes.
- * Decoders are lazy and cache nothing: a caller decodes only what it needs,
- * into an arena it chooses (usually scratch it releases with arena_release).
- * Most decoders read the tree of value_parse (value.h); metadata and
- * frontend_attributes are scanned straight from the source text because they
- * are the most frequent values and frontend attributes hold raw JSON that the
- * value grammar cannot re-read.  On failure a decoder returns false and fills
- * *err (may be NULL) with a located, lower-case message; it never prints. */
+/* attr.h - typed decoders over attribute values (lists, enums, shardings,
+ * replica groups, windows, metadata, aliasing...), lazy and cache-free: the
+ * caller picks the arena.  Errors come back in struct attr_error, never
+ * printed; which opcode takes which attribute is verify.c's business. */
 #ifndef HLO_ATTR_H
 #define HLO_ATTR_H
 #include <stdbool.h>
@@ -114,6 +108,7 @@ struct hlo_mesh_axis {
 	char *name;                 /* unescaped axis name */
 	size_t len;
 	int64_t size;
+	struct span span;           /* the quoted name in the source */
 };
 
 /* A (sub-)axis reference: axis index into the mesh, and for 'x':(pre)size a
@@ -138,6 +133,7 @@ struct hlo_mesh {
 	int64_t device;             /* for maximal */
 	bool has_device_ids;        /* device_ids=(...) given; else iota over the mesh */
 	struct hlo_tile_assignment device_ids;  /* rank 1, count = product of axis sizes */
+	struct hlo_mesh_axis **by_name;         /* axes sorted by name (lookups) */
 };
 
 enum named_whole { NAMED_DIMS, NAMED_REPLICATED, NAMED_UNREDUCED, NAMED_MANUAL };

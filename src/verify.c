@@ -1,11 +1,7 @@
-/* verify.c - checks on a resolved module, mirroring what XLA's parser
- * rejects: operand counts, the attributes each opcode takes (required,
- * allowed, duplicates, value kinds via attr.c), a single ROOT, literals,
- * async chains, conditional/get-tuple-element/recv/infeed shapes, module
- * header attributes against the entry computation.  Every error is located
- * at the span it is about.  It never changes the IR and never does more than
- * linear work: attribute values are decoded into a scratch arena that is
- * released after each instruction, only for attributes it checks. */
+/* verify.c - checks a resolved module the way XLA's parser would reject it
+ * (operand counts, per-opcode attributes and values, ROOT, literals, async
+ * chains, cheap shape rules, header), each error at its span.  Linear: values
+ * are decoded into per-instruction scratch; it never changes the IR. */
 #include "verify.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,7 +16,7 @@
 
 enum vkind {
 	VK_ANY,            /* not decoded (backend_config, origin, literal, ...) */
-	VK_INT, VK_INT32, VK_BOOL, VK_FLOAT, VK_STRING, VK_INTS, VK_INT_LISTS, VK_BOOLS,
+	VK_INT, VK_INT32, VK_BOOL, VK_FLOAT, VK_STRING, VK_INTS, VK_BOOLS,
 	VK_COMP,           /* one computation (name or inline body) */
 	VK_COMPS,          /* {comp, ...} */
 	VK_CALLS,          /* calls=: one computation, or several comma separated */
@@ -287,8 +283,8 @@ struct verify_rule {
 static struct verify_tables {
 	bool ready;
 	struct verify_rule rules[OP_COUNT];
-	struct verify_set any;      /* allowed somewhere: unknown elsewhere is a warning */
 	int16_t hash[512];          /* name hash -> verify_attrs index + 1 */
+	const char *bad_rule;       /* a rule names an attribute missing from verify_attrs */
 } verify_tab;
 
 static uint32_t verify_hash(const char *s, size_t n)
@@ -324,10 +320,7 @@ static void verify_init_tables(void)
 	for (unsigned op = 0; op < OP_COUNT; op++)
 		for (unsigned k = 0; k < VERIFY_NGENERIC; k++)
 			verify_set_add(&verify_tab.rules[op].allowed, k);
-	for (unsigned k = 0; k < VERIFY_NGENERIC; k++)
-		verify_set_add(&verify_tab.any, k);
 	int acc = verify_lookup("result_accuracy", 15);
-	verify_set_add(&verify_tab.any, (unsigned)acc);
 	for (size_t k = 0; k < sizeof verify_accuracy_ops / sizeof verify_accuracy_ops[0]; k++)
 		verify_set_add(&verify_tab.rules[verify_accuracy_ops[k]].allowed, (unsigned)acc);
 	for (size_t r = 0; r < sizeof verify_rule_srcs / sizeof verify_rule_srcs[0]; r++) {
@@ -342,11 +335,11 @@ static void verify_init_tables(void)
 				break;
 			int k = verify_lookup(p, n);
 			if (k < 0) {
-				fprintf(stderr, "verify: internal: unknown attribute '%.*s' in rule table\n", (int)n, p);
-				abort();
+				verify_tab.bad_rule = p;  /* reported by verify_module */
+				p += n;
+				continue;
 			}
 			verify_set_add(&rule->allowed, (unsigned)k);
-			verify_set_add(&verify_tab.any, (unsigned)k);
 			if (req)
 				verify_set_add(&rule->required, (unsigned)k);
 			p += n;
@@ -375,7 +368,25 @@ struct verify_ctx {
 	/* the attributes of the instruction being checked */
 	struct verify_found *found;
 	uint32_t nfound, capfound;
+	/* Warnings are not capped by --max-errors: each kind is reported once
+	 * per module (a newer XLA may put a new attribute on every line). */
+	const char *warned[32];
+	size_t warned_len[32];
+	uint32_t nwarned;
 };
+
+/* True the first time key (len bytes) is seen in this module. */
+static bool verify_first_warning(struct verify_ctx *v, const char *key, size_t len)
+{
+	for (uint32_t k = 0; k < v->nwarned; k++)
+		if (v->warned_len[k] == len && !memcmp(v->warned[k], key, len))
+			return false;
+	if (v->nwarned == sizeof v->warned / sizeof v->warned[0])
+		return false;
+	v->warned[v->nwarned] = key;
+	v->warned_len[v->nwarned++] = len;
+	return true;
+}
 
 static void verify_error(struct verify_ctx *v, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -398,7 +409,7 @@ static void verify_warning(struct verify_ctx *v, struct span sp, const char *fmt
 	va_end(ap);
 }
 
-/* Reports a decoder error; falls back to fallback when it has no span. */
+/* Reports a decoder error at its span (the whole value when it has none). */
 static void verify_attr_error(struct verify_ctx *v, const struct hlo_attr *at, const struct attr_error *e)
 {
 	struct span sp = span_is_none(e->span) ? ir_attr_value(at) : e->span;
@@ -408,6 +419,13 @@ static void verify_attr_error(struct verify_ctx *v, const struct hlo_attr *at, c
 static const char *verify_op_name(const struct hlo_instr *i)
 {
 	return ir_opcode_name((enum opcode)i->op);
+}
+
+/* The opcode whose attributes i carries: the wrapped one for <op>-start. */
+static enum opcode verify_effective_op(const struct hlo_instr *i)
+{
+	return i->op == OP_ASYNC_START && i->async_wrapped != OP_COUNT ? (enum opcode)i->async_wrapped
+									: (enum opcode)i->op;
 }
 
 /* The written result shape of i ("f32[2]{0}" before the opcode). */
@@ -516,8 +534,19 @@ static int64_t verify_comp_list_count(const struct verify_ctx *v, const struct h
 	int64_t n = 0;
 	bool item = false;
 	for (const char *q = p + 1; q < end - 1; q++) {
+		if (q[0] == '/' && q[1] == '*') {
+			for (q += 2; q < end - 2 && !(q[0] == '*' && q[1] == '/'); q++)
+				;
+			q++;
+			continue;
+		}
+		if (q[0] == '/' && q[1] == '/') {
+			while (q < end - 1 && *q != '\n')
+				q++;
+			continue;
+		}
 		if (*q == '{')
-			return i->ncallees;
+			return i ? (int64_t)i->ncallees : -1;
 		if (*q == ',') {
 			n += item;
 			item = false;
@@ -613,8 +642,9 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 		struct hlo_metadata md;
 		if (!attr_metadata(v->f, ir_attr_value(at), NULL, &md, &e))
 			verify_attr_error(v, at, &e);
-		else if (!span_is_none(md.unknown_key))
-			verify_warning(v, md.unknown_key, "unknown metadata field '%.*s'",
+		else if (!span_is_none(md.unknown_key) &&
+			 verify_first_warning(v, ir_text(v->f, md.unknown_key), (size_t)span_len(md.unknown_key)))
+			verify_warning(v, md.unknown_key, "unknown metadata field '%.*s' (reported once)",
 				       (int)span_len(md.unknown_key), ir_text(v->f, md.unknown_key));
 		return;
 	}
@@ -659,15 +689,10 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 		ok = attr_ints(val, a, &l, &e);
 		break;
 	}
-	case VK_INT_LISTS: {
-		struct attr_int_lists l;
-		ok = attr_int_lists(val, a, &l, &e);
-		break;
-	}
 	case VK_SLICE_SIZES: {
 		struct attr_int_lists ll;
 		struct attr_ints l;
-		ok = i->op == OP_GATHER ? attr_ints(val, a, &l, &e) : attr_int_lists(val, a, &ll, &e);
+		ok = verify_effective_op(i) == OP_GATHER ? attr_ints(val, a, &l, &e) : attr_int_lists(val, a, &ll, &e);
 		break;
 	}
 	case VK_BOOLS: {
@@ -713,7 +738,8 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 		if (va->names == verify_api_versions && val->kind == V_IDENT &&
 		    !strcmp(val->key->str, "API_VERSION_UNSPECIFIED")) {
 			/* Older XLA printed it (torch-neuron dumps); current XLA rejects it. */
-			verify_warning(v, val->span, "API_VERSION_UNSPECIFIED is rejected by current XLA");
+			if (verify_first_warning(v, val->key->str, val->key->len))
+				verify_warning(v, val->span, "API_VERSION_UNSPECIFIED is rejected by current XLA (reported once)");
 			break;
 		}
 		ok = attr_enum(val, va->names, va->nocase, va->what, &e) >= 0;
@@ -728,7 +754,7 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 			ok = attr_enum(c, verify_precisions, true, "operand precision", &e) >= 0;
 		break;
 	case VK_ALGORITHM:
-		if (i->op == OP_RNG_BIT_GENERATOR) {
+		if (verify_effective_op(i) == OP_RNG_BIT_GENERATOR) {
 			ok = attr_enum(val, verify_rng_algorithms, true, "random algorithm", &e) >= 0;
 		} else if (val->kind != V_IDENT || (strncmp(val->key->str, "dot_", 4) &&
 						    strncmp(val->key->str, "DOT_", 4) &&
@@ -823,14 +849,16 @@ static void verify_attrs_of(struct verify_ctx *v, const struct hlo_instr *i, con
 		const struct hlo_attr *at = &i->attrs[k];
 		int idx = verify_lookup(at->name->str, at->name->len);
 		if (idx < 0) {
-			/* Unknown to every opcode: maybe a newer XLA; XLA itself rejects it. */
+			/* Unknown to every opcode: maybe a newer XLA; XLA itself rejects it.
+			 * Duplicates among unknown names: pairwise, for the first 64 only
+			 * (bounded work on absurd inputs). */
 			bool dup = false;
-			for (uint32_t j = 0; j < k && !dup; j++)
+			for (uint32_t j = 0; j < k && k < 64 && !dup; j++)
 				dup = i->attrs[j].name == at->name;
 			if (dup)
 				verify_error(v, ir_attr_name_span(at), "attribute '%s' already exists", at->name->str);
-			else
-				verify_warning(v, ir_attr_name_span(at), "unknown attribute '%s' for '%s'",
+			else if (verify_first_warning(v, at->name->str, at->name->len))
+				verify_warning(v, ir_attr_name_span(at), "unknown attribute '%s' for '%s' (reported once)",
 					       at->name->str, opname);
 			continue;
 		}
@@ -862,12 +890,12 @@ static void verify_attrs_of(struct verify_ctx *v, const struct hlo_instr *i, con
 
 /* ---- Operand counts ---- */
 
-static void verify_operand_count(struct verify_ctx *v, const struct hlo_instr *i)
+/* name: the opcode as written (sugar like custom-call-done included). */
+static void verify_operand_count(struct verify_ctx *v, const struct hlo_instr *i, const char *name)
 {
 	enum opcode op = (enum opcode)i->op;
 	uint32_t n = i->noperands;
 	struct span sp = ir_instr_opcode_span(i);
-	const char *name = verify_op_name(i);
 	if (i->async_wrapped != OP_COUNT && op == OP_ASYNC_START)
 		return;  /* <op>-start: late binding allows any operand count */
 	int arity = ir_opcode_arity(op);
@@ -895,8 +923,7 @@ static void verify_operand_count(struct verify_ctx *v, const struct hlo_instr *i
 	case OP_ASYNC_UPDATE:
 	case OP_ASYNC_DONE:
 		if (n < 1)
-			verify_error(v, sp, "'%s' needs the previous async op as its operand, got no operands",
-				     i->async_wrapped != OP_COUNT ? "async op" : name);
+			verify_error(v, sp, "'%s' needs the previous async op as its operand, got no operands", name);
 		break;
 	default:
 		break;
@@ -1170,18 +1197,18 @@ static bool verify_dims_in_range(struct verify_ctx *v, const struct hlo_instr *i
 				 const struct attr_ints *d, uint32_t rank, bool unique)
 {
 	struct verify_found *fo = verify_find(v, name);
+	bool *seen = arena_array(&v->scratch, rank + 1, sizeof *seen);
 	for (uint32_t k = 0; k < d->n; k++) {
 		if (d->v[k] < 0 || d->v[k] >= (int64_t)rank) {
 			verify_error(v, ir_attr_value(fo->attr), "'%s' entry %lld is out of range for rank %u",
 				     name, (long long)d->v[k], rank);
 			return false;
 		}
-		for (uint32_t j = 0; unique && j < k; j++)
-			if (d->v[j] == d->v[k]) {
-				verify_error(v, ir_attr_value(fo->attr), "'%s' repeats dimension %lld", name,
-					     (long long)d->v[k]);
-				return false;
-			}
+		if (unique && seen[d->v[k]]) {
+			verify_error(v, ir_attr_value(fo->attr), "'%s' repeats dimension %lld", name, (long long)d->v[k]);
+			return false;
+		}
+		seen[d->v[k]] = true;
 	}
 	(void)i;
 	return true;
@@ -1502,7 +1529,7 @@ static void verify_instr(struct verify_ctx *v, struct hlo_instr *i)
 		v->nfound = 0;
 	} else {
 		verify_attrs_of(v, i, rule, opname);
-		verify_operand_count(v, i);
+		verify_operand_count(v, i, opname);
 	}
 	if (i->async_wrapped == OP_COUNT || i->op != OP_ASYNC_START) {
 		switch (i->op) {
@@ -1588,7 +1615,7 @@ static void verify_module_attrs(struct verify_ctx *v)
 	char a[128], b[128];
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		const struct hlo_attr *at = &m->attrs[k];
-		for (uint32_t j = 0; j < k; j++)
+		for (uint32_t j = 0; j < k && k < 64; j++)
 			if (m->attrs[j].name == at->name) {
 				verify_error(v, ir_attr_name_span(at), "module attribute '%s' already exists", at->name->str);
 				break;
@@ -1696,6 +1723,9 @@ unsigned verify_module(struct hlo_module *m, struct diag_sink *d)
 {
 	struct verify_ctx v = { .m = m, .f = m->file, .d = d };
 	verify_init_tables();
+	if (verify_tab.bad_rule)
+		verify_error(&v, span_none(), "internal: the verifier's rule table names an unknown attribute at '%.20s'",
+			     verify_tab.bad_rule);
 	arena_init(&v.scratch);
 	verify_module_attrs(&v);
 	for (uint32_t c = 0; c < m->ncomps && !diag_full(d); c++)

@@ -1,12 +1,17 @@
-/* verify.h - structural and semantic checks on a resolved module (ir_verify
- * in the brief): operand counts, required attributes, tuple indices, callee
- * arity, literals, a single ROOT and entry.  Errors are located like syntax
- * errors; the verifier never changes the IR. */
+/* verify.h - structural and semantic checks on a resolved module, close to
+ * what XLA's parser rejects: operand counts, the attributes each opcode
+ * takes and their values (decoded with attr.h), a single ROOT, literals,
+ * async chains, cheap shape rules, module header attributes.  Errors are
+ * located like syntax errors; the verifier never changes the IR. */
 #ifndef HLO_VERIFY_H
 #define HLO_VERIFY_H
 #include "diag.h"
 #include "ir.h"
 
-/* Checks m; returns the number of errors reported to d. */
+/* Checks m (resolved without errors) and reports to d: errors for what XLA
+ * rejects, warnings for what only newer or older XLA versions write
+ * (unknown attribute or metadata field names, API_VERSION_UNSPECIFIED).
+ * Returns the number of errors.  Linear in the module size; scratch memory
+ * is freed before returning. */
 unsigned verify_module(struct hlo_module *m, struct diag_sink *d);
 #endif
