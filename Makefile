@@ -147,7 +147,7 @@ $(DEPS_STAMP): Makefile
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 # The unit tests cover the core units only, so they build before the parser.
-UNIT_LIB := $(addprefix $(BUILD)/src/,arena.o intern.o source.o diag.o literal.o)
+UNIT_LIB := $(addprefix $(BUILD)/src/,arena.o intern.o source.o diag.o literal.o size.o)
 UNIT_BIN := $(BUILD)/unit/run_unit
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_LIB)
@@ -228,7 +228,7 @@ fuzz: $(DEPS_STAMP)
 # ---- Benchmark ---------------------------------------------------------------
 # BENCH_CMDS: hlolint subcommands timed on the generated module; later
 # stages append to it (BENCH_CMDS += mem).
-BENCH_CMDS ?= parse
+BENCH_CMDS ?= parse mem
 BENCH_MB   ?= 100
 BENCH_SEED ?= 1
 BENCH_FILE := build/bench/bench.hlo
@@ -269,6 +269,7 @@ demo_run = @echo '$$ build/hlolint $(1)'; $(BUILD)/hlolint $(1); st=$$?; \
 demo: all
 	$(call demo_run,parse $(DEMO_FILE))
 	$(call demo_run,fmt $(DEMO_FILE))
+	$(call demo_run,mem --target tpu-v5e --top 5 $(DEMO_FILE))
 
 clean:
 	rm -rf build

@@ -16,6 +16,7 @@ static const struct {
 } main_commands[] = {
 	{ "parse", cmd_parse, "parse and verify HLO modules; report errors" },
 	{ "fmt", cmd_fmt, "print a module in XLA's canonical text (default, long or short style)" },
+	{ "mem", cmd_mem, "estimate per-device memory: peak, breakdown, largest allocations" },
 };
 
 static void main_usage(FILE *out)

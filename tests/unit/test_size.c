@@ -2,9 +2,8 @@
  * ArraySize over the first tile (MEMORY_FACTS §1.3), the default TPU tilings
  * of §1.4, tile printing and XLA's human-readable units.  Hand-checked
  * numbers are spelled out next to each case. */
-/* The unit binary links only the core units (Makefile UNIT_LIB), so this
- * suite compiles size.c in; size.c needs nothing but ir.h's types. */
-#include "../../src/size.c"
+#include <string.h>
+#include "size.h"
 #include "unit.h"
 
 /* A layout with minor_to_major m2m (rank n) and up to two tiles. */
@@ -19,7 +18,8 @@ static const struct hlo_layout *tl_make(struct tl *x, uint32_t n, const int64_t 
 {
 	memset(x, 0, sizeof *x);
 	x->l.rank = n;
-	memcpy(x->m2m, m2m, n * sizeof *m2m);
+	if (n)
+		memcpy(x->m2m, m2m, n * sizeof *m2m);
 	x->l.minor_to_major = x->m2m;
 	x->l.tail_padding = 1;
 	if (r0) {

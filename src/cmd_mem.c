@@ -1,0 +1,518 @@
+/* cmd_mem.c - `hlolint mem FILE...`: the per-device memory estimate of
+ * every module (mem.h) as text shaped like XLA's TPU out-of-memory report,
+ * or as JSON (schema 1).  Only prints; exit 0, or 2 on usage, I/O or parse
+ * errors (the modules that did parse are still reported). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attr.h"
+#include "cmd.h"
+#include "json.h"
+#include "mem.h"
+#include "size.h"
+#include "target.h"
+
+struct cmd_mem_opts {
+	struct mem_options mo;
+	unsigned top;
+	bool json;
+};
+
+static void cmd_mem_help(FILE *out)
+{
+	fprintf(out, "usage: hlolint mem [options] FILE...\n\n"
+		     "Estimates the per-device memory of every module in each FILE ('-' = stdin):\n"
+		     "peak HBM usage and where it happens, arguments/outputs/temporaries/aliased\n"
+		     "bytes, host memory, and the largest allocations with their padding.\n\n"
+		     "  --target T        device: sets default TPU tiling and capacity (default:\n"
+		     "                    inferred from the dump and printed)\n"
+		     "  --hbm SIZE        memory per device: 16G, 16GiB, 80GB, 17179869184\n"
+		     "  --top N           largest allocations to list (default 10, 0 = all)\n"
+		     "  --partitioned=yes|no|auto\n"
+		     "                    yes: shapes are per device; no: global shapes divided by\n"
+		     "                    their shardings; auto (default): decided from the dump\n"
+		     "  --format text|json  (default text; JSON schema 1)\n\n"
+		     "targets:\n");
+	for (const struct target *const *t = target_presets; *t; t++) {
+		char h[16];
+		if ((*t)->hbm_bytes)
+			fprintf(out, "  %-9s %8s  %s\n", (*t)->name, size_human((*t)->hbm_bytes, h), (*t)->about);
+		else
+			fprintf(out, "  %-9s %8s  %s\n", (*t)->name, "-", (*t)->about);
+	}
+	fprintf(out, "\nThe figures are an estimate (see docs/memory-model.md): no heap packing,\n"
+		     "fragmentation, scoped VMEM or SparseCore memory.\n");
+}
+
+static const char *cmd_mem_value(int argc, char **argv, int *i, const char *opt)
+{
+	size_t n = strlen(opt);
+	if (!strncmp(argv[*i], opt, n) && argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", opt);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool cmd_mem_is(const char *arg, const char *opt)
+{
+	size_t n = strlen(opt);
+	return !strncmp(arg, opt, n) && (arg[n] == 0 || arg[n] == '=');
+}
+
+/* Parses the options; files go to files.  Returns -1 to go on, else the exit status. */
+static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **files, int *nfiles)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			cmd_mem_help(stdout);
+			return 0;
+		} else if (cmd_mem_is(a, "--target")) {
+			if (!(v = cmd_mem_value(argc, argv, &i, "--target")))
+				return 2;
+			if (!(o->mo.target = target_find(v))) {
+				fprintf(stderr, "hlolint: error: unknown target '%s'; one of:", v);
+				for (const struct target *const *t = target_presets; *t; t++)
+					fprintf(stderr, " %s", (*t)->name);
+				fputc('\n', stderr);
+				return 2;
+			}
+		} else if (cmd_mem_is(a, "--hbm")) {
+			if (!(v = cmd_mem_value(argc, argv, &i, "--hbm")))
+				return 2;
+			if (!target_parse_size(v, &o->mo.hbm_bytes)) {
+				fprintf(stderr, "hlolint: error: --hbm expects a size such as 16G, 16GiB, 80GB or "
+						"17179869184, got '%s'\n", v);
+				return 2;
+			}
+		} else if (cmd_mem_is(a, "--top")) {
+			if (!(v = cmd_mem_value(argc, argv, &i, "--top")) || !cmd_uint_arg("--top", v, &o->top))
+				return 2;
+		} else if (cmd_mem_is(a, "--partitioned")) {
+			if (!(v = cmd_mem_value(argc, argv, &i, "--partitioned")))
+				return 2;
+			if (!strcmp(v, "yes"))
+				o->mo.partitioned = 1;
+			else if (!strcmp(v, "no"))
+				o->mo.partitioned = 0;
+			else if (!strcmp(v, "auto"))
+				o->mo.partitioned = -1;
+			else {
+				fprintf(stderr, "hlolint: error: --partitioned expects yes, no or auto, got '%s'\n", v);
+				return 2;
+			}
+		} else if (cmd_mem_is(a, "--format")) {
+			if (!(v = cmd_mem_value(argc, argv, &i, "--format")))
+				return 2;
+			if (!strcmp(v, "json"))
+				o->json = true;
+			else if (!strcmp(v, "text"))
+				o->json = false;
+			else {
+				fprintf(stderr, "hlolint: error: unknown format '%s' (text or json)\n", v);
+				return 2;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for mem\n", a);
+			return 2;
+		} else {
+			files[(*nfiles)++] = argv[i];
+		}
+	}
+	if (!*nfiles) {
+		cmd_mem_help(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+/* ---- What a report shows of one allocation ---- */
+
+struct cmd_mem_alloc {
+	const struct mem_buffer *b;
+	char shape[512];
+	char device_shape[512];     /* per-device shape when divided, else empty */
+	char *op_name;              /* NULL when none */
+	const char *file;           /* Python source, NULL when unknown */
+	int64_t line;
+};
+
+static void cmd_mem_describe(const struct mem_model *mm, const struct mem_buffer *b, struct arena *a,
+			     struct cmd_mem_alloc *out)
+{
+	struct hlo_module *m = mm->module;
+	memset(out, 0, sizeof *out);
+	out->b = b;
+	ir_shape_format(b->shape, true, out->shape, sizeof out->shape);
+	if (b->split && ir_shape_is_array(b->shape)) {
+		struct hlo_shape s = *b->shape;
+		int64_t *dims = arena_array(a, s.rank, sizeof *dims);
+		mem_buffer_dims(b, dims);
+		s.dims = dims;
+		ir_shape_format(&s, true, out->device_shape, sizeof out->device_shape);
+	}
+	const struct hlo_attr *md = ir_attr(b->def, ATTR_METADATA);
+	struct hlo_metadata meta;
+	if (md && attr_metadata(m->file, ir_attr_value(md), a, &meta, NULL)) {
+		if (meta.op_name && meta.op_name[0])
+			out->op_name = meta.op_name;
+		const char *file;
+		int64_t line;
+		if (attr_metadata_source(m, &meta, a, &file, &line)) {
+			out->file = file;
+			out->line = line;
+		}
+	}
+}
+
+/* "{1,0}": the ShapeIndex of leaf j in s. */
+static void cmd_mem_leaf_index(const struct hlo_shape *s, uint32_t j, char *buf, size_t cap)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	len += (size_t)snprintf(buf, cap, "{");
+	bool first = true;
+	while (s && s->type == PT_TUPLE && len < cap) {
+		uint32_t k = 0;
+		for (; k < s->rank; k++) {
+			uint32_t n = mem_leaf_count(s->elems[k]);
+			if (j < n)
+				break;
+			j -= n;
+		}
+		if (k == s->rank)
+			break;
+		len += (size_t)snprintf(buf + len, cap - len, "%s%u", first ? "" : ",", k);
+		first = false;
+		s = s->elems[k];
+	}
+	if (len < cap)
+		snprintf(buf + len, cap - len, "}");
+}
+
+/* "name = opcode(a, b)" as XLA's OOM report labels an instruction. */
+static void cmd_mem_label(FILE *out, const struct hlo_module *m, const struct hlo_instr *i)
+{
+	/* The opcode as written: async sugar (custom-call-start) stays sugar. */
+	fprintf(out, "%.*s = %.*s", (int)i->name_len, i->name, (int)i->op_len, ir_text(m->file, ir_instr_opcode_span(i)));
+	if (i->op == OP_PARAMETER) {
+		fprintf(out, "(%lld)", (long long)i->number);
+		return;
+	}
+	struct span lit = ir_instr_literal(i);
+	if (i->op == OP_CONSTANT && !span_is_none(lit)) {
+		/* The literal as written, when short; "(...)" otherwise. */
+		if (span_len(lit) <= 40)
+			fprintf(out, "%.*s", (int)span_len(lit), ir_text(m->file, lit));
+		else
+			fputs("(...)", out);
+		return;
+	}
+	fputc('(', out);
+	for (uint32_t k = 0; k < i->noperands && k < 4; k++) {
+		const struct hlo_instr *o = i->operands[k].instr;
+		if (k)
+			fputs(", ", out);
+		if (o && !ir_is_anonymous(o))
+			fprintf(out, "%.*s", (int)o->name_len, o->name);
+		else
+			fputs("...", out);
+	}
+	if (i->noperands > 4)
+		fputs(", ...", out);
+	fputc(')', out);
+}
+
+/* ---- Text ---- */
+
+static const char *cmd_mem_h(uint64_t v, char *buf)
+{
+	return size_human(v, buf);
+}
+
+static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm, unsigned top, struct arena *a)
+{
+	struct hlo_module *m = mm->module;
+	char h1[16], h2[16];
+	const char *mem = mm->target->kind == TARGET_CPU ? "memory" : "hbm";
+	fprintf(out, "hlolint memory estimate for module %s (%s), per device\n", m->name ? m->name->str : "?", path);
+	fprintf(out, "  target:      %s (%s)\n", mm->target->name, mm->target_reason);
+	if (mm->hbm_bytes)
+		fprintf(out, "  capacity:    %s %s per device (%s)\n", cmd_mem_h(mm->hbm_bytes, h1), mem,
+			mm->hbm_given ? "given with --hbm" : mm->target->about);
+	else
+		fprintf(out, "  capacity:    unknown (pass --target or --hbm)\n");
+	fprintf(out, "  shapes:      %s (%s)\n", mm->partitioned ? "per device" : "global, divided by their shardings",
+		mm->partition_reason);
+	if (m->num_partitions > 1 || m->replica_count > 1)
+		fprintf(out, "  devices:     num_partitions=%lld replica_count=%lld\n", (long long)m->num_partitions,
+			(long long)m->replica_count);
+	fprintf(out, "  order:       %s\n",
+		mm->scheduled ? "the module's schedule (is_scheduled=true)"
+			      : "definition order, a topological order (the module has no schedule)");
+	if (mm->default_tiling)
+		fprintf(out, "  tiling:      default TPU tiling of %s for arrays without tiles (MEMORY_FACTS §1.4)\n",
+			mm->target->name);
+	else if (mm->target->kind == TARGET_TPU)
+		fprintf(out, "  tiling:      from the layouts in the dump\n");
+	else
+		fprintf(out, "  tiling:      none (dense sizes)\n");
+	fputc('\n', out);
+
+	if (mm->hbm_bytes)
+		fprintf(out, "Peak %s usage >= %s of %s %s (%.1f%%)\n", mem, cmd_mem_h(mm->peak_bytes, h1),
+			cmd_mem_h(mm->hbm_bytes, h2), mem, 100.0 * (double)mm->peak_bytes / (double)mm->hbm_bytes);
+	else
+		fprintf(out, "Peak %s usage >= %s\n", mem, cmd_mem_h(mm->peak_bytes, h1));
+	if (mm->peak_bytes_max > mm->peak_bytes)
+		fprintf(out, "    (up to %s with the large second-minor tiling, MEMORY_FACTS §1.4)\n",
+			cmd_mem_h(mm->peak_bytes_max, h1));
+	if (mm->hbm_bytes && mm->peak_bytes > mm->hbm_bytes)
+		fprintf(out, "    exceeds capacity by %s\n", cmd_mem_h(mm->peak_bytes - mm->hbm_bytes, h1));
+	fprintf(out, "    arguments     %10s\n", cmd_mem_h(mm->argument_bytes, h1));
+	fprintf(out, "    outputs       %10s (shares %s with arguments)\n", cmd_mem_h(mm->output_bytes, h1),
+		cmd_mem_h(mm->alias_bytes, h2));
+	fprintf(out, "    aliased       %10s\n", cmd_mem_h(mm->alias_bytes, h1));
+	fprintf(out, "    temporaries   %10s (peak of live temporaries, constants and loop carries)\n",
+		cmd_mem_h(mm->temp_bytes, h1));
+	fprintf(out, "    padding       %10s of the peak\n", cmd_mem_h(mm->padding_bytes, h1));
+	if (mm->peak_at)
+		fprintf(out, "  at %.*s in computation %s\n", (int)mm->peak_at->name_len, mm->peak_at->name,
+			mm->peak_at->comp->name->str);
+	fprintf(out, "Host memory (S(5) pinned host): %s\n", cmd_mem_h(mm->host_bytes, h1));
+	if (mm->unpinned_host_bytes)
+		fprintf(out, "Unpinned host memory (S(6)): %s\n", cmd_mem_h(mm->unpinned_host_bytes, h1));
+	if (mm->other_bytes)
+		fprintf(out, "Other memory spaces (S(1) VMEM, S(2)-S(4)), not HBM: %s\n", cmd_mem_h(mm->other_bytes, h1));
+
+	uint32_t live = 0;
+	for (uint32_t b = 0; b < mm->nbuffers; b++)
+		live += !(mm->buffers[b].flags & MEM_BUF_MERGED);
+	uint32_t want = top ? top : live;
+	const struct mem_buffer **list = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *list);
+	uint32_t n = mem_largest(mm, list, top);
+	fprintf(out, "\nLargest allocations (%u of %u):\n", n < want ? n : want, live);
+	for (uint32_t k = 0; k < n; k++) {
+		struct arena_mark mk = arena_mark(a);
+		struct cmd_mem_alloc al;
+		const struct mem_buffer *b = list[k];
+		cmd_mem_describe(mm, b, a, &al);
+		fprintf(out, "  %u. Size: %s\n", k + 1, cmd_mem_h(b->bytes, h1));
+		if (b->bytes_max > b->bytes)
+			fprintf(out, "     Size with the large second-minor tiling: %s\n", cmd_mem_h(b->bytes_max, h1));
+		if (b->def->shape && b->def->shape->type == PT_TUPLE) {
+			char ix[64];
+			cmd_mem_leaf_index(b->def->shape, b->leaf, ix, sizeof ix);
+			fprintf(out, "     Shape: %s (result %s)\n", al.shape, ix);
+		} else {
+			fprintf(out, "     Shape: %s\n", al.shape);
+		}
+		if (al.device_shape[0])
+			fprintf(out, "     Per-device shape: %s\n", al.device_shape);
+		if (b->flags & MEM_BUF_DEFAULT_TILED) {
+			struct size_array sa;
+			struct size_tile t;
+			char tile[64], big[64];
+			int64_t *dims = arena_array(a, b->shape->rank ? b->shape->rank : 1, sizeof *dims);
+			size_array_of(&sa, b->shape);
+			mem_buffer_dims(b, dims);
+			sa.dims = dims;
+			size_tpu_default_tile(&sa, mm->target->tpu_gen, false, &t);
+			size_tile_format(&t, tile, sizeof tile);
+			if (b->bytes_max > b->bytes && size_tpu_default_tile(&sa, mm->target->tpu_gen, true, &t)) {
+				size_tile_format(&t, big, sizeof big);
+				fprintf(out, "     Assumed tiling: %s or %s (%s default)\n", tile, big, mm->target->name);
+			} else {
+				fprintf(out, "     Assumed tiling: %s (%s default)\n", tile, mm->target->name);
+			}
+		}
+		fprintf(out, "     Unpadded size: %s\n", cmd_mem_h(b->unpadded, h1));
+		if (b->bytes > b->unpadded)
+			fprintf(out, "     Extra memory due to padding: %s (%.1fx expansion)\n",
+				cmd_mem_h(b->bytes - b->unpadded, h2),
+				b->unpadded ? (double)b->bytes / (double)b->unpadded : 0.0);
+		if (al.op_name) {
+			fputs("     Operator: op_name=\"", out);
+			fputs(al.op_name, out);
+			fputs("\"\n", out);
+		}
+		if (al.file)
+			fprintf(out, "     Source: %s:%lld\n", al.file, (long long)al.line);
+		fputs("     XLA label: ", out);
+		cmd_mem_label(out, m, b->def);
+		fputc('\n', out);
+		fprintf(out, "     Computation: %s\n", b->def->comp->name->str);
+		fprintf(out, "     Allocation type: %s", mem_kind_name((enum mem_kind)b->kind));
+		if (b->memory_space) {
+			char sp[24];
+			fprintf(out, " (%s)", mem_space_name(b->memory_space, sp));
+		}
+		if (b->flags & MEM_BUF_ALIASED)
+			fputs(", shared with an output (donated)", out);
+		else if (b->flags & MEM_BUF_DONATED)
+			fputs(", donated", out);
+		fprintf(out, "\n     Live: %s, instructions %u-%u of %s\n",
+			(b->flags & MEM_BUF_GLOBAL) ? "whole program" : "defined to last use", b->def_pos, b->last_pos,
+			b->owner->name->str);
+		fputs("     ==========================\n", out);
+		arena_release(a, mk);
+	}
+	free(list);
+}
+
+/* ---- JSON ---- */
+
+static void cmd_mem_json(struct json_writer *w, const char *path, const struct mem_model *mm, unsigned top,
+			 struct arena *a)
+{
+	struct hlo_module *m = mm->module;
+	json_begin_object(w);
+	json_key(w, "path");
+	json_string(w, path);
+	json_key(w, "module");
+	json_string(w, m->name ? m->name->str : "");
+	json_key(w, "partitioned");
+	json_bool(w, mm->partitioned);
+	json_key(w, "num_partitions");
+	json_int(w, m->num_partitions);
+	json_key(w, "target");
+	json_string(w, mm->target->name);
+	json_key(w, "hbm_bytes");
+	if (mm->hbm_bytes)
+		json_uint(w, mm->hbm_bytes);
+	else
+		json_null(w);
+	static const char *const keys[] = { "peak_bytes", "argument_bytes", "output_bytes", "alias_bytes",
+					    "temp_bytes", "host_bytes", "padding_bytes" };
+	const uint64_t vals[] = { mm->peak_bytes, mm->argument_bytes, mm->output_bytes, mm->alias_bytes,
+				  mm->temp_bytes, mm->host_bytes, mm->padding_bytes };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		json_key(w, keys[k]);
+		json_uint(w, vals[k]);
+	}
+	json_key(w, "peak_at");
+	if (mm->peak_at) {
+		json_begin_object(w);
+		json_key(w, "instruction");
+		json_string_n(w, mm->peak_at->name, mm->peak_at->name_len);
+		json_key(w, "computation");
+		json_string(w, mm->peak_at->comp->name->str);
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
+	json_key(w, "largest");
+	json_begin_array(w);
+	const struct mem_buffer **list = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *list);
+	uint32_t n = mem_largest(mm, list, top);
+	for (uint32_t k = 0; k < n; k++) {
+		struct arena_mark mk = arena_mark(a);
+		struct cmd_mem_alloc al;
+		const struct mem_buffer *b = list[k];
+		cmd_mem_describe(mm, b, a, &al);
+		json_begin_object(w);
+		json_key(w, "instruction");
+		json_string_n(w, b->def->name, b->def->name_len);
+		json_key(w, "computation");
+		json_string(w, b->def->comp->name->str);
+		json_key(w, "shape");
+		json_string(w, al.shape);
+		json_key(w, "bytes");
+		json_uint(w, b->bytes);
+		json_key(w, "unpadded_bytes");
+		json_uint(w, b->unpadded);
+		json_key(w, "memory_space");
+		json_int(w, b->memory_space);
+		json_key(w, "kind");
+		json_string(w, mem_kind_name((enum mem_kind)b->kind));
+		json_key(w, "op_name");
+		if (al.op_name)
+			json_string(w, al.op_name);
+		else
+			json_null(w);
+		json_key(w, "source");
+		if (al.file) {
+			json_begin_object(w);
+			json_key(w, "file");
+			json_string(w, al.file);
+			json_key(w, "line");
+			json_int(w, al.line);
+			json_end_object(w);
+		} else {
+			json_null(w);
+		}
+		json_end_object(w);
+		arena_release(a, mk);
+	}
+	free(list);
+	json_end_array(w);
+	json_end_object(w);
+}
+
+int cmd_mem(int argc, char **argv)
+{
+	struct cmd_mem_opts o = { .mo = { .partitioned = -1 }, .top = 10 };
+	int nfiles = 0;
+	char **files = xcalloc((size_t)argc, sizeof *files);
+	int rc = cmd_mem_args(argc, argv, &o, files, &nfiles);
+	if (rc >= 0) {
+		free(files);
+		return rc;
+	}
+	rc = 0;
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	struct json_writer w;
+	if (o.json) {
+		json_init(&w, stdout, 2);
+		json_begin_object(&w);
+		json_key(&w, "schema");
+		json_int(&w, 1);
+		json_key(&w, "modules");
+		json_begin_array(&w);
+	}
+	bool first = true;
+	for (int k = 0; k < nfiles; k++) {
+		struct source *src;
+		unsigned before = d.errors;
+		struct hlo_file *f = cmd_load(files[k], &d, &src);
+		if (d.errors != before)
+			rc = 2;
+		for (struct hlo_module *m = f ? f->modules : NULL; m; m = m->next) {
+			if (!m->valid) {
+				rc = 2;
+				continue;
+			}
+			struct arena a;
+			arena_init(&a);
+			o.mo.path = files[k];
+			struct mem_model *mm = mem_analyze(m, &o.mo, &a);
+			const char *path = src ? src->path : files[k];
+			if (o.json) {
+				cmd_mem_json(&w, path, mm, o.top, &a);
+			} else {
+				if (!first)
+					fputc('\n', stdout);
+				cmd_mem_text(stdout, path, mm, o.top, &a);
+			}
+			first = false;
+			arena_free(&a);
+		}
+		parse_free(f);
+		source_free(src);
+	}
+	if (o.json) {
+		json_end_array(&w);
+		json_end_object(&w);
+		json_finish(&w);
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "hlolint: error: cannot write output\n");
+		rc = 2;
+	}
+	free(files);
+	return rc;
+}

@@ -1,0 +1,1785 @@
+/* mem.c - the per-device memory model: buffers and their aliasing, live
+ * ranges, one linear sweep per analysed computation, callee peaks added at
+ * call sites (docs/memory-model.md).  It does not pack a heap, model
+ * fragmentation or rematerialize, and never looks inside fusions. */
+#include "mem.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+/* Leaf offsets of a tuple shape: off[k] = first leaf of element k, off[rank] = count. */
+struct mem_tup {
+	const struct hlo_shape *shape;
+	uint32_t *off;
+};
+
+struct mem_peak {
+	uint64_t dev, dev_max, unpadded, temp, host, uhost, other;
+	struct hlo_instr *at;
+};
+
+enum mem_comp_state { MEM_NEW, MEM_RUNNING, MEM_DONE };
+
+struct mem_comp {
+	uint32_t *leaf_base;      /* ninstrs + 1 global leaf ids; NULL when not analysed */
+	uint8_t state;
+	uint32_t owned;           /* first owned buffer (linked through mem_ctx.next) */
+	uint32_t owned_tail;
+	struct mem_peak peak;
+};
+
+struct mem_internal {
+	struct mem_comp *comps;   /* by hlo_comp.index */
+	uint32_t *leaf_buf;       /* global leaf -> buffer id (NONE: no data) */
+	const int64_t **leaf_split; /* global leaf -> split, NULL array when partitioned */
+	uint32_t nleaves;
+	bool tpu_default;
+	int gen;
+	bool partitioned;
+};
+
+struct mem_frame {
+	struct hlo_comp *c;
+	uint32_t pos;             /* next instruction */
+	uint32_t prepared;        /* pos + 1 of a call site whose results exist */
+	uint32_t cand_start, site_start;
+};
+
+/* A dynamic-update-slice-like instruction that may update its operand in place. */
+struct mem_cand {
+	uint32_t pos, out_leaf, op_leaf;
+};
+
+struct mem_ctx {
+	struct mem_model *mm;
+	struct hlo_module *m;
+	struct hlo_file *f;
+	struct arena *a;
+	struct arena scratch;     /* decoding, released with marks */
+	struct arena keep;        /* tuple offsets and the entry layout, kept to the end */
+	struct mem_internal *in;
+	struct mem_buffer *bufs;
+	uint32_t nbufs, capbufs;
+	uint32_t *next;           /* per buffer: next buffer of the same owner */
+	uint32_t *fwd;            /* per buffer: merged into, or itself */
+	uint32_t *leaf_buf;
+	const int64_t **leaf_split;
+	uint32_t nleaves, capleaves;
+	struct mem_frame *frames;
+	uint32_t nframes, capframes;
+	struct mem_cand *cands;
+	uint32_t ncands, capcands;
+	uint32_t *sites;          /* call-site positions of the running computations */
+	uint32_t nsites, capsites;
+	struct mem_tup *tup;      /* open-addressed cache */
+	uint32_t ntup, captup;
+	struct hlo_program_shape ecl;
+	bool has_ecl;
+	struct hlo_comp *entry;
+	/* sweep scratch */
+	int64_t *delta;
+	uint32_t capdelta;
+};
+
+/* ---- Shapes: leaves and tuple offsets ---- */
+
+static bool mem_is_tuple(const struct hlo_shape *s)
+{
+	return s && s->type == PT_TUPLE;
+}
+
+uint32_t mem_leaf_count(const struct hlo_shape *s)
+{
+	if (!s)
+		return 0;
+	if (!mem_is_tuple(s))
+		return 1;
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < s->rank; k++)
+		n += mem_leaf_count(s->elems[k]);
+	return n;
+}
+
+static uint32_t mem_hash_ptr(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (uint32_t)x;
+}
+
+static const uint32_t *mem_tup_offsets(struct mem_ctx *x, const struct hlo_shape *s);
+
+static uint32_t mem_leaves(struct mem_ctx *x, const struct hlo_shape *s)
+{
+	if (!s)
+		return 0;
+	if (!mem_is_tuple(s))
+		return 1;
+	return mem_tup_offsets(x, s)[s->rank];
+}
+
+/* Offsets of a tuple's elements, cached by shape (shapes are hash-consed
+ * per file, so a while carry's shape is computed once however many
+ * get-tuple-elements read it). */
+static const uint32_t *mem_tup_offsets(struct mem_ctx *x, const struct hlo_shape *s)
+{
+	if (x->ntup * 2 >= x->captup) {
+		uint32_t cap = x->captup ? x->captup * 2 : 256;
+		struct mem_tup *t = xcalloc(cap, sizeof *t);
+		for (uint32_t k = 0; k < x->captup; k++) {
+			if (!x->tup[k].shape)
+				continue;
+			uint32_t h = mem_hash_ptr(x->tup[k].shape) & (cap - 1);
+			while (t[h].shape)
+				h = (h + 1) & (cap - 1);
+			t[h] = x->tup[k];
+		}
+		free(x->tup);
+		x->tup = t;
+		x->captup = cap;
+	}
+	uint32_t h = mem_hash_ptr(s) & (x->captup - 1);
+	while (x->tup[h].shape) {
+		if (x->tup[h].shape == s)
+			return x->tup[h].off;
+		h = (h + 1) & (x->captup - 1);
+	}
+	uint32_t *off = arena_array(&x->keep, (size_t)s->rank + 1, sizeof *off);
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < s->rank; k++) {
+		off[k] = n;
+		n += mem_leaves(x, s->elems[k]);
+	}
+	off[s->rank] = n;
+	/* The recursion above may have grown the table: find the slot again. */
+	h = mem_hash_ptr(s) & (x->captup - 1);
+	while (x->tup[h].shape)
+		h = (h + 1) & (x->captup - 1);
+	x->tup[h].shape = s;
+	x->tup[h].off = off;
+	x->ntup++;
+	return off;
+}
+
+/* The element of tuple s holding leaf j (binary search over the cached
+ * offsets, so wide tuples cost log n); *sub = j within it.  False when j
+ * is past the last leaf. */
+static bool mem_elem_of(struct mem_ctx *x, const struct hlo_shape *s, uint32_t j, uint32_t *e, uint32_t *sub)
+{
+	const uint32_t *off = mem_tup_offsets(x, s);
+	uint32_t lo = 0, hi = s->rank;
+	if (j >= off[s->rank])
+		return false;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (off[mid] <= j)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* Skip empty elements that share the offset. */
+	while (lo + 1 < s->rank && off[lo + 1] <= j)
+		lo++;
+	*e = lo;
+	*sub = j - off[lo];
+	return true;
+}
+
+/* Leaf j of s (s itself for a non-tuple). */
+static const struct hlo_shape *mem_leaf_shape(struct mem_ctx *x, const struct hlo_shape *s, uint32_t j)
+{
+	while (mem_is_tuple(s)) {
+		uint32_t e;
+		if (!mem_elem_of(x, s, j, &e, &j))
+			return NULL;
+		s = s->elems[e];
+	}
+	return s;
+}
+
+/* First leaf and leaf count of the subshape at path (a ShapeIndex). */
+static bool mem_path_leaves(struct mem_ctx *x, const struct hlo_shape *s, const struct attr_ints *path,
+			    uint32_t *first, uint32_t *count)
+{
+	uint32_t at = 0;
+	for (uint32_t k = 0; k < path->n; k++) {
+		if (!mem_is_tuple(s) || path->v[k] < 0 || path->v[k] >= (int64_t)s->rank)
+			return false;
+		at += mem_tup_offsets(x, s)[path->v[k]];
+		s = s->elems[path->v[k]];
+	}
+	*first = at;
+	*count = mem_leaves(x, s);
+	return true;
+}
+
+static bool mem_is_data(const struct hlo_shape *s)
+{
+	return ir_shape_is_array(s) || (s && s->type == PT_BUFFER);
+}
+
+/* ---- Memory spaces and kinds ---- */
+
+enum mem_space_class mem_space_class(int64_t space)
+{
+	switch (space) {
+	case 0:
+		return MEM_SPACE_DEVICE;
+	case 1:
+		return MEM_SPACE_VMEM;
+	case 5:
+	case 6:
+		return MEM_SPACE_HOST;
+	default:
+		return MEM_SPACE_OTHER;
+	}
+}
+
+const char *mem_space_name(int64_t space, char *buf)
+{
+	switch (space) {
+	case 0:
+		return "hbm";
+	case 1:
+		return "vmem";
+	case 5:
+		return "pinned-host";
+	case 6:
+		return "unpinned-host";
+	default:
+		snprintf(buf, 24, "S(%lld)", (long long)space);
+		return buf;
+	}
+}
+
+const char *mem_kind_name(enum mem_kind k)
+{
+	static const char *const names[] = { "argument", "output", "temp", "constant", "while-carried", "host" };
+	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "temp";
+}
+
+/* ---- Sizes ---- */
+
+static void mem_size(const struct mem_internal *in, const struct hlo_shape *s, const int64_t *split,
+		     uint64_t *padded, uint64_t *padded_max, uint64_t *unpadded, bool *default_tiled)
+{
+	struct size_array a;
+	int64_t local[16];
+	int64_t *dims = local;
+	*padded = *padded_max = *unpadded = 0;
+	if (default_tiled)
+		*default_tiled = false;
+	if (!mem_is_data(s))
+		return;
+	size_array_of(&a, s);
+	if (split && a.rank) {
+		if (a.rank > sizeof local / sizeof local[0])
+			dims = xmalloc(a.rank * sizeof *dims);
+		for (uint32_t d = 0; d < a.rank; d++) {
+			int64_t v = a.dims[d] < 0 ? 0 : a.dims[d];
+			dims[d] = split[d] > 1 ? (v + split[d] - 1) / split[d] : v;
+		}
+		a.dims = dims;
+	}
+	*unpadded = size_dense(&a);
+	if (size_has_tiles(a.layout) || !in->tpu_default) {
+		*padded = *padded_max = size_padded(&a);
+	} else {
+		size_tpu_default(&a, in->gen, padded, padded_max, unpadded);
+		if (default_tiled)
+			*default_tiled = true;
+	}
+	if (dims != local)
+		free(dims);
+}
+
+void mem_array_size(const struct mem_model *mm, const struct hlo_shape *s, const int64_t *split,
+		    uint64_t *padded, uint64_t *padded_max, uint64_t *unpadded)
+{
+	mem_size(mm->in, s, split, padded, padded_max, unpadded, NULL);
+}
+
+void mem_buffer_dims(const struct mem_buffer *b, int64_t *dims)
+{
+	const struct hlo_shape *s = b->shape;
+	if (s->type == PT_BUFFER && s->elems)
+		s = s->elems[0];
+	for (uint32_t d = 0; d < s->rank; d++) {
+		int64_t v = s->dims[d] < 0 ? 0 : s->dims[d];
+		dims[d] = b->split && b->split[d] > 1 ? (v + b->split[d] - 1) / b->split[d] : v;
+	}
+}
+
+/* ---- Growable tables ---- */
+
+#define MEM_GROW(ptr, n, cap, min)                                                       \
+	do {                                                                             \
+		if ((n) >= (cap)) {                                                      \
+			(cap) = (cap) ? (cap) * 2 : (min);                               \
+			(ptr) = xreallocarray((ptr), (cap), sizeof *(ptr));              \
+		}                                                                        \
+	} while (0)
+
+static uint32_t mem_leaf_alloc(struct mem_ctx *x, uint32_t n)
+{
+	uint32_t first = x->nleaves;
+	if ((uint64_t)x->nleaves + n >= UINT32_MAX - 1)
+		fatal_out_of_memory();
+	while (x->nleaves + n > x->capleaves) {
+		x->capleaves = x->capleaves ? x->capleaves * 2 : 1024;
+		x->leaf_buf = xreallocarray(x->leaf_buf, x->capleaves, sizeof *x->leaf_buf);
+		if (!x->in->partitioned)
+			x->leaf_split = xreallocarray(x->leaf_split, x->capleaves, sizeof *x->leaf_split);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		x->leaf_buf[first + k] = NONE;
+		if (x->leaf_split)
+			x->leaf_split[first + k] = NULL;
+	}
+	x->nleaves += n;
+	return first;
+}
+
+static uint32_t mem_find(struct mem_ctx *x, uint32_t b)
+{
+	while (b != NONE && x->fwd[b] != b)
+		b = x->fwd[b] = x->fwd[x->fwd[b]];
+	return b;
+}
+
+static struct mem_comp *mem_cs(struct mem_ctx *x, const struct hlo_comp *c)
+{
+	return &x->in->comps[c->index];
+}
+
+/* Global leaf id of leaf j of instruction i (analysed computations only). */
+static uint32_t mem_leaf_id(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j)
+{
+	return mem_cs(x, i->comp)->leaf_base[i->index] + j;
+}
+
+static uint32_t mem_nleaves_of(struct mem_ctx *x, const struct hlo_instr *i)
+{
+	const uint32_t *b = mem_cs(x, i->comp)->leaf_base;
+	return b[i->index + 1] - b[i->index];
+}
+
+static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_instr *def, uint32_t pos,
+			       uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
+{
+	if (x->nbufs >= x->capbufs) {
+		x->capbufs = x->capbufs ? x->capbufs * 2 : 1024;
+		x->bufs = xreallocarray(x->bufs, x->capbufs, sizeof *x->bufs);
+		x->next = xreallocarray(x->next, x->capbufs, sizeof *x->next);
+		x->fwd = xreallocarray(x->fwd, x->capbufs, sizeof *x->fwd);
+	}
+	if (x->nbufs == UINT32_MAX - 1)
+		fatal_out_of_memory();
+	uint32_t id = x->nbufs++;
+	struct mem_buffer *b = &x->bufs[id];
+	memset(b, 0, sizeof *b);
+	b->def = def;
+	b->owner = owner;
+	b->shape = s;
+	b->split = split;
+	b->leaf = leaf;
+	b->def_pos = b->last_pos = pos;
+	b->id = id;
+	b->param = -1;
+	b->memory_space = s->layout ? s->layout->memory_space : 0;
+	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
+		b->memory_space = s->elems[0]->layout->memory_space;
+	bool dflt;
+	mem_size(x->in, s, split, &b->bytes, &b->bytes_max, &b->unpadded, &dflt);
+	if (dflt)
+		b->flags |= MEM_BUF_DEFAULT_TILED;
+	x->fwd[id] = id;
+	x->next[id] = NONE;
+	struct mem_comp *cs = mem_cs(x, owner);
+	if (cs->owned == NONE)
+		cs->owned = id;
+	else
+		x->next[cs->owned_tail] = id;
+	cs->owned_tail = id;
+	return id;
+}
+
+/* ---- Shardings (only for modules that are not yet partitioned) ---- */
+
+/* Per-dim pieces of leaf shape s under sharding sh; NULL when undivided. */
+static const int64_t *mem_split_of(struct mem_ctx *x, const struct hlo_sharding *sh, const struct hlo_shape *s)
+{
+	if (!ir_shape_is_array(s) || !s->rank)
+		return NULL;
+	if (sh->kind != SHARDING_TILED && sh->kind != SHARDING_NAMED)
+		return NULL;
+	int64_t *v = NULL;
+	for (uint32_t d = 0; d < s->rank; d++) {
+		int64_t n = attr_sharding_tile_count(sh, d);
+		if (n > 1 && !v)
+			v = arena_array(x->a, s->rank, sizeof *v);
+		if (v)
+			v[d] = n > 1 ? n : 1;
+	}
+	if (v)
+		for (uint32_t d = 0; d < s->rank; d++)
+			if (!v[d])
+				v[d] = 1;
+	return v;
+}
+
+static uint64_t mem_split_product(const int64_t *split, uint32_t rank)
+{
+	uint64_t p = 1;
+	for (uint32_t d = 0; split && d < rank; d++)
+		p = size_mul(p, (uint64_t)split[d]);
+	return p;
+}
+
+/* An unannotated value in a global-shape module: sharding propagation is
+ * not modelled, so it takes the split of an operand with the same dims,
+ * else the largest operand split spread over its dims from the most major
+ * (an approximation, docs/memory-model.md). */
+static const int64_t *mem_split_inherit(struct mem_ctx *x, const struct hlo_instr *i, const struct hlo_shape *s)
+{
+	if (!ir_shape_is_array(s) || !s->rank)
+		return NULL;
+	uint64_t best = 1;
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		const struct hlo_instr *o = i->operands[k].instr;
+		if (!o || !ir_shape_is_array(o->shape))
+			continue;
+		const int64_t *sp = x->leaf_split[mem_leaf_id(x, o, 0)];
+		if (!sp)
+			continue;
+		if (o->shape->rank == s->rank && !memcmp(o->shape->dims, s->dims, s->rank * sizeof *s->dims))
+			return sp;
+		uint64_t p = mem_split_product(sp, o->shape->rank);
+		if (p > best)
+			best = p;
+	}
+	if (best <= 1)
+		return NULL;
+	int64_t *v = arena_array(x->a, s->rank, sizeof *v);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		uint64_t dim = s->dims[d] > 0 ? (uint64_t)s->dims[d] : 1;
+		uint64_t f = best < dim ? best : dim;
+		v[d] = (int64_t)(f ? f : 1);
+		best = (best + v[d] - 1) / (uint64_t)v[d];
+	}
+	return v;
+}
+
+/* Splits of every leaf of i into out (nl entries). */
+static void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_t nl, const int64_t **out)
+{
+	for (uint32_t j = 0; j < nl; j++)
+		out[j] = NULL;
+	if (x->in->partitioned)
+		return;
+	struct arena_mark mk = arena_mark(&x->scratch);
+	struct hlo_sharding sh;
+	if (ir_attr(i, ATTR_SHARDING) && attr_instr_sharding(x->f, i, &x->scratch, &sh, NULL)) {
+		for (uint32_t j = 0; j < nl; j++) {
+			const struct hlo_sharding *e = &sh;
+			if (sh.kind == SHARDING_TUPLE)
+				e = j < sh.nelems ? &sh.elems[j] : NULL;
+			if (e)
+				out[j] = mem_split_of(x, e, mem_leaf_shape(x, i->shape, j));
+		}
+	} else if (nl == 1) {
+		out[0] = mem_split_inherit(x, i, i->shape);
+	}
+	arena_release(&x->scratch, mk);
+}
+
+/* ---- Aliasing ---- */
+
+static bool mem_target_is(const struct hlo_file *f, const struct hlo_instr *i, const char *name)
+{
+	const struct hlo_attr *a = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
+	if (!a)
+		return false;
+	size_t n = strlen(name);
+	const char *p = ir_text(f, ir_attr_value(a));
+	return a->value_len == n + 2 && !memcmp(p + 1, name, n);
+}
+
+/* Custom calls that only annotate a value: its result is the operand's
+ * buffer.  In an optimized module XLA has removed them; in a
+ * pre-optimization dump the offload they ask for has not happened yet. */
+static bool mem_identity_call(const struct mem_ctx *x, const struct hlo_instr *i)
+{
+	static const char *const ids[] = { "annotate_device_placement", "MoveToHost", "MoveToDevice", "Sharding",
+					   "PinToDevice", "PinToDeviceSram", "AnnotateMemorySpace",
+					   "xla.sdy.FuncResultSharding", "xla.sdy.ShardingGroup",
+					   "xla.sdy.PropagationBarrier", NULL };
+	if (i->op != OP_CUSTOM_CALL || i->noperands < 1 || !i->operands[0].instr)
+		return false;
+	for (int k = 0; ids[k]; k++)
+		if (mem_target_is(x->f, i, ids[k]))
+			return mem_leaves((struct mem_ctx *)x, i->shape) ==
+			       mem_leaves((struct mem_ctx *)x, i->operands[0].instr->shape);
+	return false;
+}
+
+/* Instructions whose result is entirely other buffers and that read
+ * nothing themselves: their operands' uses are their users' uses. */
+static bool mem_pure_alias(const struct mem_ctx *x, const struct hlo_instr *i)
+{
+	switch (i->op) {
+	case OP_GET_TUPLE_ELEMENT:
+	case OP_TUPLE:
+	case OP_BITCAST:
+	case OP_PARAMETER:
+	case OP_ADD_DEPENDENCY:
+	case OP_DOMAIN:
+	case OP_OPT_BARRIER:
+		return true;
+	default:
+		return mem_identity_call(x, i);
+	}
+}
+
+/* Leaf j of the concatenated leaves of operands [from, noperands). */
+static bool mem_operand_leaf(struct mem_ctx *x, const struct hlo_instr *i, uint32_t from, uint32_t j,
+			     const struct hlo_instr **src, uint32_t *sj)
+{
+	for (uint32_t k = from; k < i->noperands; k++) {
+		const struct hlo_instr *o = i->operands[k].instr;
+		if (!o)
+			return false;
+		uint32_t n = mem_nleaves_of(x, o);
+		if (j < n) {
+			*src = o;
+			*sj = j;
+			return true;
+		}
+		j -= n;
+	}
+	return false;
+}
+
+/* Start of element e of i's tuple result, and its leaf count. */
+static bool mem_elem_range(struct mem_ctx *x, const struct hlo_shape *s, uint32_t e, uint32_t *first,
+			   uint32_t *count)
+{
+	if (!mem_is_tuple(s) || e >= s->rank)
+		return false;
+	const uint32_t *off = mem_tup_offsets(x, s);
+	*first = off[e];
+	*count = off[e + 1] - off[e];
+	return true;
+}
+
+/* When leaf j of i lives in another instruction's buffer (XLA's aliasing:
+ * get-tuple-element, tuple, bitcast, while, the operand halves of async
+ * starts, the done halves of async pairs), sets (*src, *sj). */
+static bool mem_alias_source(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **src,
+			     uint32_t *sj)
+{
+	const struct hlo_instr *o = i->noperands ? i->operands[0].instr : NULL;
+	uint32_t first, count;
+	bool ok = false;
+	switch (i->op) {
+	case OP_GET_TUPLE_ELEMENT:
+		if (o && i->number >= 0 && mem_elem_range(x, o->shape, (uint32_t)i->number, &first, &count) &&
+		    j < count) {
+			*src = o;
+			*sj = first + j;
+			ok = true;
+		}
+		break;
+	case OP_TUPLE: {
+		/* Element e of the result is operand e. */
+		uint32_t e;
+		if (mem_is_tuple(i->shape) && i->shape->rank == i->noperands && mem_elem_of(x, i->shape, j, &e, sj) &&
+		    (*src = i->operands[e].instr))
+			ok = true;
+		break;
+	}
+	case OP_BITCAST:
+	case OP_ADD_DEPENDENCY:
+	case OP_DOMAIN:
+	case OP_OPT_BARRIER:
+	case OP_WHILE:
+	case OP_ALL_REDUCE_DONE:
+	case OP_ASYNC_UPDATE:
+	case OP_COPY_DONE: /* element 0 of copy-start is the destination */
+		if (o) {
+			*src = o;
+			*sj = j;
+			ok = true;
+		}
+		break;
+	case OP_ALL_GATHER_DONE:
+	case OP_COLLECTIVE_PERMUTE_DONE:
+	case OP_ASYNC_DONE:
+		if (o && mem_elem_range(x, o->shape, 1, &first, &count)) {
+			*src = o;
+			*sj = first + j;
+			ok = j < count;
+		} else if (o) {
+			*src = o;
+			*sj = j;
+			ok = true;
+		}
+		break;
+	case OP_RECV_DONE:
+		if (o && mem_elem_range(x, i->shape, 0, &first, &count) && j < count) {
+			*src = o;
+			*sj = j;
+			ok = true;
+		}
+		break;
+	case OP_COPY_START: /* (destination, source, context) */
+		if (o && mem_elem_range(x, i->shape, 1, &first, &count) && j >= first && j < first + count) {
+			*src = o;
+			*sj = j - first;
+			ok = true;
+		}
+		break;
+	case OP_ALL_GATHER_START:      /* (operands, outputs) */
+	case OP_COLLECTIVE_PERMUTE_START: /* (operand, output, contexts...) */
+	case OP_ASYNC_START:           /* ((operands), output, context...) */
+	case OP_SEND:                  /* (data, context, token) */
+		if (mem_elem_range(x, i->shape, 0, &first, &count) && j < count)
+			ok = mem_operand_leaf(x, i, 0, j, src, sj);
+		break;
+	case OP_CUSTOM_CALL:
+		if (mem_identity_call(x, i)) {
+			*src = o;
+			*sj = j;
+			ok = true;
+		}
+		break;
+	default:
+		break;
+	}
+	return ok && *src && *sj < mem_nleaves_of(x, *src);
+}
+
+/* Follows leaf j of i back through aliases to the instruction that defines
+ * its buffer; false when it reaches a parameter (the value passes through). */
+static bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **d,
+			uint32_t *dj)
+{
+	const struct hlo_instr *src;
+	uint32_t sj;
+	while (mem_alias_source(x, i, j, &src, &sj)) {
+		i = src;
+		j = sj;
+	}
+	if (i->op == OP_PARAMETER)
+		return false;
+	*d = i;
+	*dj = j;
+	return true;
+}
+
+/* Makes the root's leaf j of c live in buffer b: the value flowing there
+ * is written straight into it (loop carry, conditional/call result,
+ * donated parameter).  Left alone when something already claimed it. */
+static void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
+{
+	const struct hlo_instr *d;
+	uint32_t dj;
+	if (b == NONE || !c->root || !mem_definer(x, c->root, j, &d, &dj))
+		return;
+	uint32_t leaf = mem_leaf_id(x, d, dj);
+	if (x->leaf_buf[leaf] == NONE)
+		x->leaf_buf[leaf] = b;
+}
+
+/* ---- Computations ---- */
+
+/* The callee named by attribute key of i (by name, or inline body). */
+static struct hlo_comp *mem_callee(const struct mem_ctx *x, const struct hlo_instr *i, enum attr_key key)
+{
+	const struct hlo_attr *a = ir_attr(i, key);
+	if (!a)
+		return NULL;
+	const char *p = ir_text(x->f, ir_attr_value(a));
+	size_t n = a->value_len;
+	if (n && p[0] == '%') {
+		p++;
+		n--;
+	}
+	for (uint32_t k = 0; k < i->ncallees; k++) {
+		struct hlo_comp *c = i->callees[k];
+		if (c->inline_body ? c->span.start == a->value_off
+				   : (c->name->len == n && !memcmp(c->name->str, p, n)))
+			return c;
+	}
+	return NULL;
+}
+
+/* Starts analysing c: leaf table, parameter bindings, root colocation. */
+static void mem_push(struct mem_ctx *x, struct hlo_comp *c)
+{
+	struct mem_comp *cs = mem_cs(x, c);
+	cs->state = MEM_RUNNING;
+	cs->owned = cs->owned_tail = NONE;
+	cs->leaf_base = arena_array(x->a, (size_t)c->ninstrs + 1, sizeof *cs->leaf_base);
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		cs->leaf_base[k] = total;
+		uint32_t n = mem_leaves(x, c->instrs[k]->shape);
+		if (total + (uint64_t)n >= UINT32_MAX / 2)
+			fatal_out_of_memory();
+		total += n;
+	}
+	cs->leaf_base[c->ninstrs] = total;
+	uint32_t first = mem_leaf_alloc(x, total);
+	for (uint32_t k = 0; k <= c->ninstrs; k++)
+		cs->leaf_base[k] += first;
+	MEM_GROW(x->frames, x->nframes, x->capframes, 16);
+	struct mem_frame *fr = &x->frames[x->nframes++];
+	memset(fr, 0, sizeof *fr);
+	fr->c = c;
+	fr->cand_start = x->ncands;
+	fr->site_start = x->nsites;
+	x->mm->nanalysed++;
+}
+
+/* Binds parameter `param` of callee c to leaves of caller operand o. */
+static void mem_bind(struct mem_ctx *x, struct hlo_comp *c, uint32_t param, const struct hlo_instr *o)
+{
+	if (!o || param >= c->nparams || !c->params[param])
+		return;
+	const struct hlo_instr *p = c->params[param];
+	uint32_t n = mem_nleaves_of(x, p);
+	if (n != mem_nleaves_of(x, o))
+		return;
+	uint32_t pl = mem_leaf_id(x, p, 0), ol = mem_leaf_id(x, o, 0);
+	for (uint32_t j = 0; j < n; j++) {
+		x->leaf_buf[pl + j] = x->leaf_buf[ol + j];
+		if (x->leaf_split)
+			x->leaf_split[pl + j] = x->leaf_split[ol + j];
+	}
+}
+
+/* Colocates c's root leaves with the buffers of instruction i's leaves. */
+static void mem_colocate_root(struct mem_ctx *x, struct hlo_comp *c, const struct hlo_instr *i)
+{
+	if (!c->root)
+		return;
+	uint32_t n = mem_nleaves_of(x, c->root);
+	if (n != mem_nleaves_of(x, i))
+		return;
+	uint32_t il = mem_leaf_id(x, i, 0);
+	for (uint32_t j = 0; j < n; j++)
+		mem_colocate(x, c, j, x->leaf_buf[il + j]);
+}
+
+static void mem_use(struct mem_ctx *x, const struct hlo_comp *c, const struct hlo_instr *o, uint32_t pos)
+{
+	if (!o)
+		return;
+	uint32_t l = mem_leaf_id(x, o, 0), n = mem_nleaves_of(x, o);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t b = x->leaf_buf[l + j];
+		if (b != NONE && x->bufs[b].owner == c && x->bufs[b].last_pos < pos)
+			x->bufs[b].last_pos = pos;
+	}
+}
+
+/* Fusion operand updated in place when the fused root is a
+ * dynamic-update-slice or scatter of a parameter: its number, else -1. */
+static int64_t mem_inplace_param(const struct hlo_instr *root)
+{
+	if (!root || (root->op != OP_DYNAMIC_UPDATE_SLICE && root->op != OP_SCATTER) || !root->noperands)
+		return -1;
+	const struct hlo_instr *o = root->operands[0].instr;
+	while (o && o->op == OP_BITCAST && o->noperands)
+		o = o->operands[0].instr;
+	return o && o->op == OP_PARAMETER ? o->number : -1;
+}
+
+static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, const struct hlo_instr *o)
+{
+	if (!o || mem_nleaves_of(x, o) != 1)
+		return;
+	MEM_GROW(x->cands, x->ncands, x->capcands, 64);
+	x->cands[x->ncands++] = (struct mem_cand){ pos, out_leaf, mem_leaf_id(x, o, 0) };
+}
+
+static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_t pos, uint32_t base, uint32_t nl)
+{
+	if (i->op == OP_DYNAMIC_UPDATE_SLICE && nl == 1 && i->noperands) {
+		mem_candidate(x, pos, base, i->operands[0].instr);
+	} else if (i->op == OP_SCATTER && i->noperands >= 3) {
+		uint32_t nin = (i->noperands - 1) / 2;
+		for (uint32_t k = 0; k < nin && k < nl; k++)
+			mem_candidate(x, pos, base + k, i->operands[k].instr);
+	} else if (i->op == OP_FUSION && i->ncallees) {
+		const struct hlo_instr *root = i->callees[0]->root;
+		if (root && root->op == OP_TUPLE) {
+			for (uint32_t e = 0; e < root->noperands && e < nl; e++) {
+				int64_t p = mem_inplace_param(root->operands[e].instr);
+				if (p >= 0 && (uint64_t)p < i->noperands && nl == root->noperands)
+					mem_candidate(x, pos, base + e, i->operands[p].instr);
+			}
+		} else if (nl == 1) {
+			int64_t p = mem_inplace_param(root);
+			if (p >= 0 && (uint64_t)p < i->noperands)
+				mem_candidate(x, pos, base, i->operands[p].instr);
+		}
+	}
+}
+
+/* output_to_operand_aliasing={ {out}: (operand, {index}) }: those output
+ * leaves are the operand's buffers (custom calls, fusions). */
+static void mem_operand_aliasing(struct mem_ctx *x, const struct hlo_instr *i, uint32_t base)
+{
+	const struct hlo_attr *at = ir_attr(i, ATTR_OUTPUT_TO_OPERAND_ALIASING);
+	if (!at)
+		return;
+	struct arena_mark mk = arena_mark(&x->scratch);
+	struct hlo_value *v = attr_parse(x->f, at, &x->scratch, NULL);
+	struct hlo_aliases al;
+	if (v && attr_aliases(v, &x->scratch, false, &al, NULL)) {
+		for (uint32_t k = 0; k < al.n; k++) {
+			const struct hlo_alias *e = &al.items[k];
+			uint32_t of, on, pf, pn;
+			if (e->number < 0 || (uint64_t)e->number >= i->noperands || !i->operands[e->number].instr)
+				continue;
+			const struct hlo_instr *o = i->operands[e->number].instr;
+			if (!mem_path_leaves(x, i->shape, &e->output_index, &of, &on) ||
+			    !mem_path_leaves(x, o->shape, &e->index, &pf, &pn) || on != pn)
+				continue;
+			for (uint32_t j = 0; j < on; j++)
+				if (x->leaf_buf[base + of + j] == NONE) {
+					uint32_t ol = mem_leaf_id(x, o, pf + j);
+					x->leaf_buf[base + of + j] = x->leaf_buf[ol];
+					if (x->leaf_split)
+						x->leaf_split[base + of + j] = x->leaf_split[ol];
+				}
+		}
+	}
+	arena_release(&x->scratch, mk);
+}
+
+/* Leaves of i not yet bound: aliases, else new buffers. */
+static void mem_define(struct mem_ctx *x, struct hlo_comp *c, struct hlo_instr *i, uint32_t pos)
+{
+	uint32_t base = mem_leaf_id(x, i, 0), nl = mem_nleaves_of(x, i);
+	if (!nl)
+		return;
+	mem_operand_aliasing(x, i, base);
+	const int64_t *one[1];
+	const int64_t **splits = NULL;
+	bool need_split = x->leaf_split != NULL;
+	for (uint32_t j = 0; j < nl; j++) {
+		uint32_t l = base + j;
+		if (x->leaf_buf[l] != NONE)
+			continue;
+		const struct hlo_instr *src;
+		uint32_t sj;
+		if (mem_alias_source(x, i, j, &src, &sj)) {
+			uint32_t sl = mem_leaf_id(x, src, sj);
+			x->leaf_buf[l] = x->leaf_buf[sl];
+			if (x->leaf_split)
+				x->leaf_split[l] = x->leaf_split[sl];
+			continue;
+		}
+		const struct hlo_shape *s = mem_leaf_shape(x, i->shape, j);
+		if (!mem_is_data(s))
+			continue;
+		const int64_t *sp = NULL;
+		if (need_split) {
+			if (!splits) {
+				splits = nl == 1 ? one : xmalloc(nl * sizeof *splits);
+				mem_splits_for(x, i, nl, splits);
+			}
+			sp = splits[j];
+			x->leaf_split[l] = sp;
+		}
+		struct hlo_comp *owner = i->op == OP_CONSTANT ? x->entry : c;
+		uint32_t b = mem_new_buffer(x, owner, i, i->op == OP_CONSTANT ? 0 : pos, j, s, sp);
+		if (i->op == OP_CONSTANT)
+			x->bufs[b].flags |= MEM_BUF_GLOBAL;
+		x->leaf_buf[l] = b;
+	}
+	if (splits && splits != one)
+		free(splits);
+}
+
+/* Callees of a control-flow instruction that hold buffers, in the order
+ * they are analysed, with the operand bound to parameter 0 (while,
+ * conditional) or -1 for "parameter n = operand n" (call). */
+struct mem_callees {
+	uint32_t n;
+	struct hlo_comp *c[8];
+	int32_t operand[8];
+	bool colocate[8];
+	struct hlo_comp **many;   /* branch_computations past 8 */
+};
+
+static void mem_callees_of(const struct mem_ctx *x, const struct hlo_instr *i, struct mem_callees *out)
+{
+	out->n = 0;
+	out->many = NULL;
+	if (i->op == OP_WHILE) {
+		struct hlo_comp *body = mem_callee(x, i, ATTR_BODY), *cond = mem_callee(x, i, ATTR_CONDITION);
+		if (body) {
+			out->c[out->n] = body;
+			out->operand[out->n] = 0;
+			out->colocate[out->n++] = true;
+		}
+		if (cond && cond != body) {
+			out->c[out->n] = cond;
+			out->operand[out->n] = 0;
+			out->colocate[out->n++] = false;
+		}
+	} else if (i->op == OP_CONDITIONAL) {
+		struct hlo_comp *t = mem_callee(x, i, ATTR_TRUE_COMPUTATION), *f = mem_callee(x, i, ATTR_FALSE_COMPUTATION);
+		if (t || f) {
+			if (t) {
+				out->c[out->n] = t;
+				out->operand[out->n] = 1;
+				out->colocate[out->n++] = true;
+			}
+			if (f) {
+				out->c[out->n] = f;
+				out->operand[out->n] = 2;
+				out->colocate[out->n++] = true;
+			}
+		} else if (i->ncallees + 1 == i->noperands) {
+			/* branch_computations={...}: branch k takes operand k+1. */
+			for (uint32_t k = 0; k < i->ncallees && k < 8; k++) {
+				out->c[out->n] = i->callees[k];
+				out->operand[out->n] = (int32_t)k + 1;
+				out->colocate[out->n++] = true;
+			}
+			if (i->ncallees > 8)
+				out->many = i->callees;
+		}
+	} else if (i->op == OP_CALL) {
+		struct hlo_comp *t = mem_callee(x, i, ATTR_TO_APPLY);
+		if (t) {
+			out->c[0] = t;
+			out->operand[0] = -1;
+			out->colocate[0] = true;
+			out->n = 1;
+		}
+	}
+}
+
+/* Number of callees, counting branch_computations past the fixed array. */
+static uint32_t mem_callee_count(const struct hlo_instr *i, const struct mem_callees *cl)
+{
+	return cl->many ? i->ncallees : cl->n;
+}
+
+static void mem_callee_at(const struct mem_callees *cl, uint32_t k, struct hlo_comp **c, int32_t *operand,
+			  bool *colocate)
+{
+	if (k < 8 && k < cl->n) {
+		*c = cl->c[k];
+		*operand = cl->operand[k];
+		*colocate = cl->colocate[k];
+	} else {
+		*c = cl->many[k];
+		*operand = (int32_t)k + 1;
+		*colocate = true;
+	}
+}
+
+/* Processes the instruction at the frame's position.  Returns false when
+ * it started a callee first (the frame resumes at the same instruction). */
+static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
+{
+	struct hlo_comp *c = fr->c;
+	uint32_t pos = fr->pos;
+	struct hlo_instr *i = c->instrs[pos];
+	if (i->op == OP_WHILE || i->op == OP_CONDITIONAL || i->op == OP_CALL) {
+		struct mem_callees cl;
+		mem_callees_of(x, i, &cl);
+		if (fr->prepared != pos + 1) {
+			fr->prepared = pos + 1;
+			/* The conditional's and call's results are new buffers the
+			 * callees' roots write into; a while's result is its carry. */
+			if (i->op != OP_WHILE)
+				mem_define(x, c, i, pos);
+		}
+		uint32_t nc = mem_callee_count(i, &cl);
+		for (uint32_t k = 0; k < nc; k++) {
+			struct hlo_comp *callee;
+			int32_t operand;
+			bool colocate;
+			mem_callee_at(&cl, k, &callee, &operand, &colocate);
+			if (mem_cs(x, callee)->state != MEM_NEW)
+				continue;
+			mem_push(x, callee);
+			if (operand >= 0) {
+				if ((uint32_t)operand < i->noperands)
+					mem_bind(x, callee, 0, i->operands[operand].instr);
+			} else {
+				for (uint32_t n = 0; n < i->noperands; n++)
+					mem_bind(x, callee, n, i->operands[n].instr);
+			}
+			if (colocate) {
+				/* While: the body's root writes the carry (operand 0). */
+				const struct hlo_instr *target = i->op == OP_WHILE ? i->operands[0].instr : i;
+				if (target)
+					mem_colocate_root(x, callee, target);
+			}
+			return false;
+		}
+		for (uint32_t k = 0; k < i->noperands; k++)
+			mem_use(x, c, i->operands[k].instr, pos);
+		if (i->op == OP_WHILE) {
+			mem_define(x, c, i, pos);
+			const struct hlo_instr *o = i->noperands ? i->operands[0].instr : NULL;
+			if (o) {
+				uint32_t l = mem_leaf_id(x, o, 0), n = mem_nleaves_of(x, o);
+				for (uint32_t j = 0; j < n; j++)
+					if (x->leaf_buf[l + j] != NONE)
+						x->bufs[x->leaf_buf[l + j]].flags |= MEM_BUF_CARRIED;
+			}
+		}
+		if (nc) {
+			MEM_GROW(x->sites, x->nsites, x->capsites, 64);
+			x->sites[x->nsites++] = pos;
+		}
+		return true;
+	}
+	if (!mem_pure_alias(x, i))
+		for (uint32_t k = 0; k < i->noperands; k++)
+			mem_use(x, c, i->operands[k].instr, pos);
+	/* Parameters of callees were bound by the caller; a leaf left unbound
+	 * (caller shape mismatch) gets a buffer of its own here. */
+	mem_define(x, c, i, pos);
+	uint32_t nl = mem_nleaves_of(x, i);
+	if (nl)
+		mem_candidates(x, i, pos, mem_leaf_id(x, i, 0), nl);
+	return true;
+}
+
+/* ---- Entry: parameters, donation, outputs ---- */
+
+static const struct hlo_shape *mem_ecl_param(struct mem_ctx *x, int64_t n, uint32_t j)
+{
+	if (!x->has_ecl || n < 0 || (uint64_t)n >= x->ecl.nparams || !x->ecl.params[n])
+		return NULL;
+	return mem_leaf_shape(x, x->ecl.params[n], j);
+}
+
+static void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
+{
+	for (uint32_t n = 0; n < c->nparams; n++) {
+		struct hlo_instr *p = c->params[n];
+		if (!p)
+			continue;
+		uint32_t base = mem_leaf_id(x, p, 0), nl = mem_nleaves_of(x, p);
+		const int64_t **splits = xcalloc(nl ? nl : 1, sizeof *splits);
+		if (x->leaf_split)
+			mem_splits_for(x, p, nl, splits);
+		for (uint32_t j = 0; j < nl; j++) {
+			const struct hlo_shape *s = mem_leaf_shape(x, p->shape, j);
+			if (!mem_is_data(s))
+				continue;
+			uint32_t b = mem_new_buffer(x, c, p, 0, j, s, splits[j]);
+			if (x->leaf_split)
+				x->leaf_split[base + j] = splits[j];
+			x->bufs[b].param = (int64_t)n;
+			x->bufs[b].flags |= MEM_BUF_GLOBAL;
+			/* entry_computation_layout is what the runtime allocates:
+			 * its memory space wins (host-offloaded arguments). */
+			const struct hlo_shape *e = mem_ecl_param(x, (int64_t)n, j);
+			if (e && e->layout)
+				x->bufs[b].memory_space = e->layout->memory_space;
+			x->leaf_buf[base + j] = b;
+		}
+		free(splits);
+	}
+}
+
+/* Donated parameter leaves [pf, pf+n) of parameter `param` share output
+ * leaves [of, of+n): the outputs are written into the parameters' buffers. */
+static void mem_donate(struct mem_ctx *x, struct hlo_comp *c, int64_t param, uint32_t pf, uint32_t of, uint32_t n)
+{
+	struct hlo_instr *p = c->params[param];
+	uint32_t pl = mem_leaf_id(x, p, 0);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t b = x->leaf_buf[pl + pf + j];
+		if (b == NONE)
+			continue;
+		x->bufs[b].flags |= MEM_BUF_DONATED | MEM_BUF_ALIASED;
+		mem_colocate(x, c, of + j, b);
+	}
+}
+
+static void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
+{
+	if (!c->root)
+		return;
+	uint32_t nout = mem_nleaves_of(x, c->root);
+	uint8_t *taken = xcalloc(nout ? nout : 1, 1);
+	const struct hlo_attr *at = ir_module_attr(x->m, ATTR_INPUT_OUTPUT_ALIAS);
+	struct hlo_aliases al;
+	struct arena_mark mk = arena_mark(&x->scratch);
+	struct hlo_value *v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
+	if (v && attr_aliases(v, &x->scratch, true, &al, NULL)) {
+		for (uint32_t k = 0; k < al.n; k++) {
+			const struct hlo_alias *e = &al.items[k];
+			uint32_t of, on, pf, pn;
+			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
+				continue;
+			if (!mem_path_leaves(x, c->root->shape, &e->output_index, &of, &on) ||
+			    !mem_path_leaves(x, c->params[e->number]->shape, &e->index, &pf, &pn) || on != pn)
+				continue;
+			mem_donate(x, c, e->number, pf, of, on);
+			for (uint32_t j = 0; j < on; j++)
+				taken[of + j] = 1;
+		}
+	}
+	/* buffer_donor={(p, {i})}: the compiler may write any output of the
+	 * same shape into it; pair each donor with the first free such output. */
+	at = ir_module_attr(x->m, ATTR_BUFFER_DONOR);
+	v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
+	if (v && attr_buffer_donors(v, &x->scratch, &al, NULL)) {
+		for (uint32_t k = 0; k < al.n; k++) {
+			const struct hlo_alias *e = &al.items[k];
+			uint32_t pf, pn;
+			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
+				continue;
+			struct hlo_instr *p = c->params[e->number];
+			if (!mem_path_leaves(x, p->shape, &e->index, &pf, &pn))
+				continue;
+			uint32_t pl = mem_leaf_id(x, p, 0);
+			for (uint32_t j = 0; j < pn; j++) {
+				uint32_t b = x->leaf_buf[pl + pf + j];
+				if (b == NONE)
+					continue;
+				x->bufs[b].flags |= MEM_BUF_DONATED;
+				const struct hlo_shape *ps = mem_leaf_shape(x, p->shape, pf + j);
+				for (uint32_t o = 0; o < nout; o++) {
+					if (taken[o])
+						continue;
+					const struct hlo_shape *os = mem_leaf_shape(x, c->root->shape, o);
+					if (os && ps && ir_shape_equal(os, ps, false) &&
+					    (!os->layout || !ps->layout ||
+					     os->layout->memory_space == ps->layout->memory_space)) {
+						taken[o] = 1;
+						x->bufs[b].flags |= MEM_BUF_ALIASED;
+						mem_colocate(x, c, o, b);
+						break;
+					}
+				}
+			}
+		}
+	}
+	arena_release(&x->scratch, mk);
+	free(taken);
+}
+
+/* ---- Finishing a computation: outputs, in-place updates, the sweep ---- */
+
+static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
+{
+	uint32_t last = c->ninstrs ? c->ninstrs - 1 : 0;
+	if (c->root) {
+		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
+		const struct hlo_shape *res = x->has_ecl ? x->ecl.result : NULL;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t b = x->leaf_buf[l + j];
+			if (b == NONE)
+				continue;
+			struct mem_buffer *bf = &x->bufs[b];
+			bf->flags |= MEM_BUF_OUTPUT;
+			if (bf->owner == c)
+				bf->last_pos = last;
+			/* The runtime allocates outputs where entry_computation_layout
+			 * says; only a non-default space is taken, so an output leaf
+			 * sharing a buffer with a device one (before copy insertion)
+			 * is not moved back. */
+			const struct hlo_shape *e = res ? mem_leaf_shape(x, res, j) : NULL;
+			if (e && e->layout && e->layout->memory_space && bf->param < 0)
+				bf->memory_space = e->layout->memory_space;
+		}
+	}
+	/* Arguments (unless donated and not returned) and constants live for
+	 * the whole program. */
+	for (uint32_t b = mem_cs(x, c)->owned; b != NONE; b = x->next[b]) {
+		struct mem_buffer *bf = &x->bufs[b];
+		if (!(bf->flags & MEM_BUF_GLOBAL))
+			continue;
+		bf->def_pos = 0;
+		if (bf->param >= 0 && (bf->flags & MEM_BUF_DONATED) && !(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_OUTPUT)))
+			bf->flags &= (uint16_t)~MEM_BUF_GLOBAL;
+		else
+			bf->last_pos = last;
+	}
+}
+
+/* In-place updates (dynamic-update-slice, scatter, fusions rooted in
+ * them): the result takes over the operand's buffer when the update is the
+ * operand's last use, as XLA's buffer assignment shares them. */
+static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
+{
+	for (uint32_t k = fr->cand_start; k < x->ncands; k++) {
+		const struct mem_cand *cd = &x->cands[k];
+		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = x->leaf_buf[cd->op_leaf];
+		if (bo == NONE || bi == NONE)
+			continue;
+		bi = mem_find(x, bi);
+		struct mem_buffer *out = &x->bufs[bo], *in = &x->bufs[bi];
+		if (bo == bi || out->owner != c || in->owner != c || out->def_pos != cd->pos ||
+		    out->def != c->instrs[cd->pos] || (out->flags & MEM_BUF_MERGED))
+			continue;
+		if (in->last_pos != cd->pos || in->param >= 0 || (in->flags & MEM_BUF_GLOBAL) ||
+		    in->bytes != out->bytes || in->memory_space != out->memory_space)
+			continue;
+		in->last_pos = out->last_pos;
+		in->flags |= out->flags & (MEM_BUF_OUTPUT | MEM_BUF_CARRIED);
+		out->flags |= MEM_BUF_MERGED;
+		x->fwd[bo] = bi;
+	}
+	x->ncands = fr->cand_start;
+}
+
+static bool mem_is_temp(const struct mem_buffer *b)
+{
+	return b->param < 0 && !(b->flags & MEM_BUF_OUTPUT);
+}
+
+/* Peak of the callees at a call site: the loop body or condition, the
+ * largest branch. */
+static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct mem_peak *out)
+{
+	struct mem_callees cl;
+	mem_callees_of(x, i, &cl);
+	memset(out, 0, sizeof *out);
+	uint32_t nc = mem_callee_count(i, &cl);
+	for (uint32_t k = 0; k < nc; k++) {
+		struct hlo_comp *callee;
+		int32_t operand;
+		bool colocate;
+		mem_callee_at(&cl, k, &callee, &operand, &colocate);
+		const struct mem_comp *cs = mem_cs(x, callee);
+		if (cs->state != MEM_DONE)
+			continue;
+		const struct mem_peak *p = &cs->peak;
+		if (p->dev > out->dev || !out->at) {
+			out->dev = p->dev;
+			out->unpadded = p->unpadded;
+			out->at = p->at;
+		}
+		if (p->dev_max > out->dev_max)
+			out->dev_max = p->dev_max;
+		if (p->temp > out->temp)
+			out->temp = p->temp;
+		if (p->host > out->host)
+			out->host = p->host;
+		if (p->uhost > out->uhost)
+			out->uhost = p->uhost;
+		if (p->other > out->other)
+			out->other = p->other;
+	}
+}
+
+enum { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
+
+static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v)
+{
+	if (!v)
+		return;
+	d[(size_t)from * D_N + which] += (int64_t)v;
+	if (to + 1 <= n)
+		d[(size_t)(to + 1) * D_N + which] -= (int64_t)v;
+}
+
+static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
+{
+	uint32_t n = c->ninstrs;
+	struct mem_comp *cs = mem_cs(x, c);
+	memset(&cs->peak, 0, sizeof cs->peak);
+	if (!n) {
+		x->nsites = fr->site_start;
+		return;
+	}
+	size_t need = ((size_t)n + 1) * D_N;
+	if (need > x->capdelta) {
+		free(x->delta);
+		x->capdelta = (uint32_t)need;
+		x->delta = xmalloc(need * sizeof *x->delta);
+	}
+	int64_t *d = x->delta;
+	memset(d, 0, need * sizeof *d);
+	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+		const struct mem_buffer *bf = &x->bufs[b];
+		if (bf->flags & MEM_BUF_MERGED)
+			continue;
+		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
+		if (from > to)
+			to = from;
+		switch (mem_space_class(bf->memory_space)) {
+		case MEM_SPACE_DEVICE:
+			mem_add(d, n, from, to, D_DEV, bf->bytes);
+			mem_add(d, n, from, to, D_MAX, bf->bytes_max);
+			mem_add(d, n, from, to, D_UNP, bf->unpadded);
+			if (mem_is_temp(bf))
+				mem_add(d, n, from, to, D_TEMP, bf->bytes);
+			break;
+		case MEM_SPACE_HOST:
+			/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
+			mem_add(d, n, from, to, bf->memory_space == 5 ? D_HOST : D_UHOST, bf->bytes);
+			break;
+		default:
+			mem_add(d, n, from, to, D_OTHER, bf->bytes);
+			break;
+		}
+	}
+	/* Call sites of this computation, in position order. */
+	uint32_t s = fr->site_start;
+	int64_t cur[D_N] = { 0 };
+	struct mem_peak *pk = &cs->peak;
+	bool any = false;
+	for (uint32_t p = 0; p < n; p++) {
+		for (int k = 0; k < D_N; k++)
+			cur[k] += d[(size_t)p * D_N + k];
+		uint64_t v[D_N];
+		for (int k = 0; k < D_N; k++)
+			v[k] = cur[k] > 0 ? (uint64_t)cur[k] : 0;
+		struct hlo_instr *at = c->instrs[p];
+		if (s < x->nsites && x->sites[s] == p) {
+			struct mem_peak sp;
+			mem_site_peak(x, c->instrs[p], &sp);
+			v[D_DEV] += sp.dev;
+			v[D_MAX] += sp.dev_max;
+			v[D_UNP] += sp.unpadded;
+			v[D_TEMP] += sp.temp;
+			v[D_HOST] += sp.host;
+			v[D_UHOST] += sp.uhost;
+			v[D_OTHER] += sp.other;
+			if (sp.dev && sp.at)
+				at = sp.at;
+			s++;
+		}
+		if (!any || v[D_DEV] > pk->dev) {
+			pk->dev = v[D_DEV];
+			pk->unpadded = v[D_UNP];
+			pk->at = v[D_DEV] ? at : NULL;
+			any = true;
+		}
+		if (v[D_MAX] > pk->dev_max)
+			pk->dev_max = v[D_MAX];
+		if (v[D_TEMP] > pk->temp)
+			pk->temp = v[D_TEMP];
+		if (v[D_HOST] > pk->host)
+			pk->host = v[D_HOST];
+		if (v[D_UHOST] > pk->uhost)
+			pk->uhost = v[D_UHOST];
+		if (v[D_OTHER] > pk->other)
+			pk->other = v[D_OTHER];
+	}
+	x->nsites = fr->site_start;
+}
+
+static void mem_finish(struct mem_ctx *x, struct mem_frame *fr)
+{
+	struct hlo_comp *c = fr->c;
+	if (c == x->entry) {
+		mem_finish_entry(x, c);
+	} else if (c->root && c->ninstrs) {
+		/* The root's own buffers live to the end of the computation. */
+		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t b = x->leaf_buf[l + j];
+			if (b != NONE && x->bufs[b].owner == c)
+				x->bufs[b].last_pos = c->ninstrs - 1;
+		}
+	}
+	mem_merge(x, c, fr);
+	mem_sweep(x, c, fr);
+	mem_cs(x, c)->state = MEM_DONE;
+}
+
+/* ---- Deciding how to read shapes (MEMORY_FACTS §5.4) ---- */
+
+struct mem_signals {
+	struct hlo_file *f;
+	const struct hlo_instr *pre, *post, *tiled, *split;
+	const char *pre_what, *post_what;
+};
+
+static bool mem_attr_has(const struct hlo_file *f, const struct hlo_attr *a, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *p = ir_text(f, ir_attr_value(a));
+	for (uint32_t k = 0; k + n <= a->value_len; k++)
+		if (p[k] == needle[0] && !memcmp(p + k, needle, n))
+			return true;
+	return false;
+}
+
+static bool mem_shape_tiled(const struct hlo_shape *s, int depth)
+{
+	if (!s || depth > 64)
+		return false;
+	if (s->type == PT_TUPLE) {
+		for (uint32_t k = 0; k < s->rank; k++)
+			if (mem_shape_tiled(s->elems[k], depth + 1))
+				return true;
+		return false;
+	}
+	return s->layout && s->layout->ntiles;
+}
+
+static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
+{
+	struct mem_signals *sg = ctx;
+	if (!sg->tiled && mem_shape_tiled(i->shape, 0))
+		sg->tiled = i;
+	if (!sg->split) {
+		const struct hlo_attr *a = ir_attr(i, ATTR_SHARDING);
+		if (a && (mem_attr_has(sg->f, a, "devices=[") || mem_attr_has(sg->f, a, "mesh[")))
+			sg->split = i;
+	}
+	if (!sg->pre) {
+		static const char *const pre[] = { "Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
+						   "xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape",
+						   "xla.sdy.FuncResultSharding", "xla.sdy.ShardingGroup",
+						   "xla.sdy.PropagationBarrier", NULL };
+		if (i->op == OP_CUSTOM_CALL)
+			for (int k = 0; pre[k]; k++)
+				if (mem_target_is(sg->f, i, pre[k])) {
+					sg->pre = i;
+					sg->pre_what = pre[k];
+					break;
+				}
+		const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
+		if (!sg->pre && fa && mem_attr_has(sg->f, fa, "xla.sdy.")) {
+			sg->pre = i;
+			sg->pre_what = "frontend attribute xla.sdy.*";
+		}
+	}
+	if (!sg->post) {
+		const char *what = NULL;
+		switch (i->op) {
+		case OP_ALL_GATHER:
+		case OP_REDUCE_SCATTER:
+		case OP_ALL_TO_ALL:
+		case OP_RAGGED_ALL_TO_ALL:
+		case OP_COLLECTIVE_PERMUTE:
+		case OP_PARTITION_ID:
+			what = ir_opcode_name((enum opcode)i->op);
+			break;
+		case OP_ALL_REDUCE:
+			if (ir_attr(i, ATTR_CHANNEL_ID) || ir_attr(i, ATTR_REPLICA_GROUPS))
+				what = "all-reduce with channel_id/replica_groups";
+			break;
+		case OP_ALL_GATHER_START:
+		case OP_ALL_REDUCE_START:
+		case OP_COLLECTIVE_PERMUTE_START:
+		case OP_COPY_START:
+		case OP_ASYNC_START:
+			what = "an async -start/-done pair";
+			break;
+		default:
+			break;
+		}
+		if (what) {
+			sg->post = i;
+			sg->post_what = what;
+		}
+	}
+	return WALK_CONTINUE;
+}
+
+static const char *mem_base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct mem_signals *sg)
+{
+	struct mem_model *mm = x->mm;
+	char *r = mm->partition_reason;
+	size_t cap = sizeof mm->partition_reason;
+	const char *base = o->path && strcmp(o->path, "-") ? mem_base_name(o->path) : NULL;
+#define NAME(i) (int)(i)->name_len, (i)->name
+	if (o->partitioned >= 0) {
+		snprintf(r, cap, "forced by --partitioned=%s", o->partitioned ? "yes" : "no");
+		return o->partitioned;
+	}
+	if (base && strstr(base, "before_optimizations")) {
+		snprintf(r, cap, "the file name says before_optimizations, MEMORY_FACTS §5.4");
+		return false;
+	}
+	if (base && strstr(base, "after_optimizations")) {
+		snprintf(r, cap, "the file name says after_optimizations, MEMORY_FACTS §5.4");
+		return true;
+	}
+	if (x->m->is_scheduled) {
+		snprintf(r, cap, "is_scheduled=true: an optimized module, MEMORY_FACTS §5.4");
+		return true;
+	}
+	if (sg->pre) {
+		snprintf(r, cap, "%s on %.*s exists only before SPMD partitioning, MEMORY_FACTS §5.4", sg->pre_what,
+			 NAME(sg->pre));
+		return false;
+	}
+	if (sg->post) {
+		snprintf(r, cap, "%s (%.*s) is added by the SPMD partitioner, MEMORY_FACTS §5.4", sg->post_what,
+			 NAME(sg->post));
+		return true;
+	}
+	if (sg->tiled) {
+		snprintf(r, cap, "TPU tiles (on %.*s) exist only after layout assignment, MEMORY_FACTS §5.4",
+			 NAME(sg->tiled));
+		return true;
+	}
+	if (!sg->split) {
+		snprintf(r, cap, "no sharding splits an array");
+		return true;
+	}
+	snprintf(r, cap, "shardings split arrays (e.g. %.*s) and nothing marks the module as partitioned, "
+			 "MEMORY_FACTS §5.4", NAME(sg->split));
+#undef NAME
+	return false;
+}
+
+/* ---- Driver ---- */
+
+static void mem_totals(struct mem_ctx *x)
+{
+	struct mem_model *mm = x->mm;
+	for (uint32_t b = 0; b < x->nbufs; b++) {
+		struct mem_buffer *bf = &x->bufs[b];
+		if (bf->flags & MEM_BUF_MERGED)
+			continue;
+		enum mem_space_class sc = mem_space_class(bf->memory_space);
+		if (sc == MEM_SPACE_HOST)
+			bf->kind = MEM_HOST;
+		else if (bf->param >= 0)
+			bf->kind = MEM_ARGUMENT;
+		else if (bf->flags & MEM_BUF_OUTPUT)
+			bf->kind = MEM_OUTPUT;
+		else if (bf->def->op == OP_CONSTANT)
+			bf->kind = MEM_CONSTANT;
+		else if (bf->flags & MEM_BUF_CARRIED)
+			bf->kind = MEM_WHILE_CARRIED;
+		else
+			bf->kind = MEM_TEMP;
+		if (sc != MEM_SPACE_DEVICE)
+			continue;
+		if (bf->param >= 0)
+			mm->argument_bytes += bf->bytes;
+		if (bf->flags & MEM_BUF_OUTPUT) {
+			mm->output_bytes += bf->bytes;
+			if (bf->param >= 0 && (bf->flags & MEM_BUF_ALIASED))
+				mm->alias_bytes += bf->bytes;
+		}
+	}
+}
+
+struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a)
+{
+	struct mem_model *mm = arena_alloc(a, sizeof *mm);
+	struct mem_ctx x = { .mm = mm, .m = m, .f = m->file, .a = a, .entry = m->entry };
+	arena_init(&x.scratch);
+	arena_init(&x.keep);
+	mm->module = m;
+	mm->scheduled = m->is_scheduled;
+	x.in = mm->in = arena_alloc(a, sizeof *mm->in);
+	x.in->comps = arena_array(a, m->ncomps ? m->ncomps : 1, sizeof *x.in->comps);
+
+	/* One walk over every instruction for the §5.4 signals and tiles. */
+	struct mem_signals sg = { .f = m->file };
+	struct ir_visitor v = { .instr = mem_signal_visit };
+	ir_walk(m, &v, &sg);
+
+	if (o->target) {
+		mm->target = o->target;
+		snprintf(mm->target_reason, sizeof mm->target_reason, "given with --target");
+	} else {
+		mm->target = target_infer(m, o->path, mm->target_reason, sizeof mm->target_reason);
+	}
+	mm->hbm_bytes = o->hbm_bytes ? o->hbm_bytes : mm->target->hbm_bytes;
+	mm->hbm_given = o->hbm_bytes != 0;
+	/* Default tiling only for a TPU generation we know, and only when the
+	 * dump has no layout assignment yet (no tiles anywhere). */
+	x.in->gen = mm->target->tpu_gen;
+	x.in->tpu_default = mm->target->kind == TARGET_TPU && mm->target->tpu_gen > 0 && !sg.tiled;
+	mm->default_tiling = x.in->tpu_default;
+	mm->partitioned = x.in->partitioned = mem_decide(&x, o, &sg);
+
+	const struct hlo_attr *ecl = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
+	if (ecl) {
+		struct hlo_value *val = attr_parse(x.f, ecl, &x.keep, NULL);
+		x.has_ecl = val && attr_program_shape(val, &x.keep, &x.ecl, NULL);
+	}
+
+	if (m->entry) {
+		mem_push(&x, m->entry);
+		mem_entry_params(&x, m->entry);
+		mem_entry_aliasing(&x, m->entry);
+		while (x.nframes) {
+			struct mem_frame *fr = &x.frames[x.nframes - 1];
+			if (fr->pos >= fr->c->ninstrs) {
+				mem_finish(&x, fr);
+				x.nframes--;
+				continue;
+			}
+			if (mem_step(&x, fr))
+				x.frames[x.nframes - 1].pos++;
+		}
+		const struct mem_peak *pk = &mem_cs(&x, m->entry)->peak;
+		mm->peak_bytes = pk->dev;
+		mm->peak_bytes_max = pk->dev_max > pk->dev ? pk->dev_max : pk->dev;
+		mm->padding_bytes = pk->dev > pk->unpadded ? pk->dev - pk->unpadded : 0;
+		mm->temp_bytes = pk->temp;
+		mm->host_bytes = pk->host;
+		mm->unpinned_host_bytes = pk->uhost;
+		mm->other_bytes = pk->other;
+		mm->peak_at = pk->at;
+	}
+	mem_totals(&x);
+
+	/* Hand the tables to the model's arena, merged buffers resolved. */
+	mm->nbuffers = x.nbufs;
+	mm->buffers = arena_array(a, x.nbufs ? x.nbufs : 1, sizeof *mm->buffers);
+	if (x.nbufs)
+		memcpy(mm->buffers, x.bufs, x.nbufs * sizeof *mm->buffers);
+	x.in->nleaves = x.nleaves;
+	x.in->leaf_buf = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_buf);
+	for (uint32_t l = 0; l < x.nleaves; l++)
+		x.in->leaf_buf[l] = mem_find(&x, x.leaf_buf[l]);
+	if (x.leaf_split) {
+		x.in->leaf_split = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_split);
+		memcpy(x.in->leaf_split, x.leaf_split, x.nleaves * sizeof *x.leaf_split);
+	}
+	free(x.bufs);
+	free(x.next);
+	free(x.fwd);
+	free(x.leaf_buf);
+	free(x.leaf_split);
+	free(x.frames);
+	free(x.cands);
+	free(x.sites);
+	free(x.tup);
+	free(x.delta);
+	arena_free(&x.scratch);
+	arena_free(&x.keep);
+	return mm;
+}
+
+/* ---- Accessors ---- */
+
+const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf)
+{
+	if (!i->comp || i->comp->module != mm->module)
+		return NULL;
+	const struct mem_comp *cs = &mm->in->comps[i->comp->index];
+	if (!cs->leaf_base)
+		return NULL;
+	uint32_t l = cs->leaf_base[i->index];
+	if (leaf >= cs->leaf_base[i->index + 1] - l)
+		return NULL;
+	uint32_t b = mm->in->leaf_buf[l + leaf];
+	return b == NONE ? NULL : &mm->buffers[b];
+}
+
+/* Adds the sizes of s's leaves, numbered from *j, to acc. */
+static void mem_each_leaf(const struct mem_model *mm, const struct hlo_shape *s, const int64_t *const *splits,
+			  uint32_t *j, uint64_t *acc)
+{
+	if (!s)
+		return;
+	if (s->type == PT_TUPLE) {
+		for (uint32_t k = 0; k < s->rank; k++)
+			mem_each_leaf(mm, s->elems[k], splits, j, acc);
+		return;
+	}
+	uint64_t p, px, u;
+	mem_size(mm->in, s, splits ? splits[*j] : NULL, &p, &px, &u, NULL);
+	acc[0] += p;
+	acc[1] += px;
+	acc[2] += u;
+	(*j)++;
+}
+
+void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint64_t *padded, uint64_t *padded_max,
+		    uint64_t *unpadded)
+{
+	uint64_t acc[3] = { 0, 0, 0 };
+	uint32_t j = 0;
+	const struct mem_comp *cs = i->comp ? &mm->in->comps[i->comp->index] : NULL;
+	if (!mm->in->leaf_split) {
+		mem_each_leaf(mm, i->shape, NULL, &j, acc);
+	} else if (cs && cs->leaf_base) {
+		mem_each_leaf(mm, i->shape, mm->in->leaf_split + cs->leaf_base[i->index], &j, acc);
+	} else {
+		/* Outside the analysed computations: the instruction's own
+		 * sharding, for arrays and flat tuples. */
+		struct mem_ctx x = { .in = mm->in };
+		arena_init(&x.keep);
+		x.a = &x.keep;
+		struct hlo_sharding sh;
+		uint32_t nl = mem_leaf_count(i->shape);
+		const int64_t **own = xcalloc(nl ? nl : 1, sizeof *own);
+		if (ir_attr(i, ATTR_SHARDING) && attr_instr_sharding(i->comp->module->file, i, &x.keep, &sh, NULL)) {
+			for (uint32_t k = 0; k < nl; k++) {
+				const struct hlo_sharding *e = &sh;
+				if (sh.kind == SHARDING_TUPLE)
+					e = k < sh.nelems ? &sh.elems[k] : NULL;
+				const struct hlo_shape *s = i->shape;
+				if (s->type == PT_TUPLE)
+					s = k < s->rank ? s->elems[k] : NULL;
+				own[k] = e && s ? mem_split_of(&x, e, s) : NULL;
+			}
+		}
+		mem_each_leaf(mm, i->shape, own, &j, acc);
+		free(own);
+		arena_free(&x.keep);
+	}
+	*padded = acc[0];
+	*padded_max = acc[1];
+	*unpadded = acc[2];
+}
+
+static bool mem_bigger(const struct mem_buffer *a, const struct mem_buffer *b)
+{
+	return a->bytes != b->bytes ? a->bytes > b->bytes : a->id < b->id;
+}
+
+static int mem_cmp(const void *pa, const void *pb)
+{
+	const struct mem_buffer *a = *(const struct mem_buffer *const *)pa, *b = *(const struct mem_buffer *const *)pb;
+	return mem_bigger(a, b) ? -1 : mem_bigger(b, a) ? 1 : 0;
+}
+
+uint32_t mem_largest(const struct mem_model *mm, const struct mem_buffer **out, uint32_t n)
+{
+	uint32_t k = 0;
+	if (!n || n >= mm->nbuffers) {
+		for (uint32_t b = 0; b < mm->nbuffers; b++)
+			if (!(mm->buffers[b].flags & MEM_BUF_MERGED))
+				out[k++] = &mm->buffers[b];
+		qsort(out, k, sizeof *out, mem_cmp);
+		return n && k > n ? n : k;
+	}
+	/* Top n by insertion: the list is short, most buffers fail the first test. */
+	for (uint32_t b = 0; b < mm->nbuffers; b++) {
+		const struct mem_buffer *bf = &mm->buffers[b];
+		if (bf->flags & MEM_BUF_MERGED)
+			continue;
+		if (k == n && !mem_bigger(bf, out[k - 1]))
+			continue;
+		uint32_t at = k < n ? k++ : n - 1;
+		while (at > 0 && mem_bigger(bf, out[at - 1])) {
+			out[at] = out[at - 1];
+			at--;
+		}
+		out[at] = bf;
+	}
+	return k;
+}

@@ -1,0 +1,140 @@
+/* mem.h - the per-device memory model of one module: buffers, aliasing,
+ * live ranges, the peak and where it happens, a breakdown like JAX's
+ * compiled.memory_analysis(), and accessors later passes reuse.  An
+ * estimate (docs/memory-model.md); printing is cmd_mem.c's. */
+#ifndef HLO_MEM_H
+#define HLO_MEM_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "arena.h"
+#include "attr.h"
+#include "ir.h"
+#include "size.h"
+#include "target.h"
+
+enum mem_kind {
+	MEM_ARGUMENT,       /* entry parameter */
+	MEM_OUTPUT,         /* part of the entry result */
+	MEM_TEMP,           /* anything else the program allocates */
+	MEM_CONSTANT,       /* constant(...) outside fusions: a global allocation */
+	MEM_WHILE_CARRIED,  /* a temporary carried by a while loop */
+	MEM_HOST,           /* in host memory, S(5) or S(6), whatever its role */
+};
+
+/* Where a memory space S(n) lives (MEMORY_FACTS §2). */
+enum mem_space_class {
+	MEM_SPACE_DEVICE,   /* S(0): HBM */
+	MEM_SPACE_VMEM,     /* S(1): on-chip fast memory, not HBM */
+	MEM_SPACE_HOST,     /* S(5) pinned host, S(6) unpinned host */
+	MEM_SPACE_OTHER,    /* S(2), S(3), S(4), ...: meaning not public */
+};
+
+enum mem_buffer_flag {
+	MEM_BUF_OUTPUT = 1,       /* an entry output leaf lives in it */
+	MEM_BUF_ALIASED = 2,      /* entry parameter that an output shares (donation) */
+	MEM_BUF_DONATED = 4,      /* entry parameter in input_output_alias / buffer_donor */
+	MEM_BUF_CARRIED = 8,      /* carried by a while loop */
+	MEM_BUF_MERGED = 16,      /* updated in place into another buffer: owns nothing */
+	MEM_BUF_GLOBAL = 32,      /* lives the whole program (arguments, constants) */
+	MEM_BUF_DEFAULT_TILED = 64, /* sized with the target's default TPU tiling */
+};
+
+/* One allocation.  Its live range is [def_pos, last_pos] in owner's
+ * instruction order (the schedule, else definition order). */
+struct mem_buffer {
+	struct hlo_instr *def;        /* instruction whose result leaf defines it */
+	struct hlo_comp *owner;       /* computation across whose program points it lives */
+	const struct hlo_shape *shape;/* the leaf shape as written in the dump */
+	const int64_t *split;         /* per-dim pieces when divided by a sharding, else NULL */
+	uint32_t leaf;                /* leaf index in def's result (0 for arrays) */
+	uint32_t def_pos, last_pos;
+	uint32_t id;                  /* index in mem_model.buffers (definition order) */
+	uint16_t flags;               /* enum mem_buffer_flag */
+	uint8_t kind;                 /* enum mem_kind */
+	int64_t memory_space;         /* S(n), after entry_computation_layout */
+	int64_t param;                /* entry parameter number, else -1 */
+	uint64_t bytes;               /* padded per-device bytes (lower bound under default tiling) */
+	uint64_t bytes_max;           /* upper bound when the default tiling is uncertain, else bytes */
+	uint64_t unpadded;            /* dense per-device bytes */
+};
+
+struct mem_options {
+	const struct target *target;  /* NULL: inferred from the dump */
+	uint64_t hbm_bytes;           /* 0: the target's capacity */
+	int partitioned;              /* -1 decide (MEMORY_FACTS §5.4), 0 global shapes, 1 per-device */
+	const char *path;             /* input file name, a §5.4 signal; may be NULL */
+};
+
+struct mem_internal;
+
+struct mem_model {
+	struct hlo_module *module;
+	const struct target *target;
+	char target_reason[320];      /* "given with --target" or target_infer's reason */
+	uint64_t hbm_bytes;           /* capacity per device, 0 = unknown */
+	bool hbm_given;               /* from --hbm */
+	bool partitioned;             /* shapes taken as per-device */
+	char partition_reason[320];   /* why, e.g. "is_scheduled=true: an optimized module, MEMORY_FACTS §5.4" */
+	bool scheduled;               /* order is the module's schedule */
+	bool default_tiling;          /* untiled module sized with the target's default TPU tiling */
+	/* Per device, device memory (S(0)) unless said otherwise. */
+	uint64_t peak_bytes;          /* max over program points of live padded bytes */
+	uint64_t peak_bytes_max;      /* same with the upper default tiling (== peak_bytes if certain) */
+	uint64_t argument_bytes;      /* all entry parameters */
+	uint64_t output_bytes;        /* all entry outputs, aliased ones included */
+	uint64_t alias_bytes;         /* outputs that share a parameter's buffer */
+	uint64_t temp_bytes;          /* peak of live temporaries (incl. constants, loop carries) */
+	uint64_t padding_bytes;       /* padded - unpadded bytes live at the peak */
+	uint64_t host_bytes;          /* peak of live S(5) bytes: host as XLA's memory_analysis() counts it */
+	uint64_t unpinned_host_bytes; /* peak of live S(6) (unpinned host) bytes, apart */
+	uint64_t other_bytes;         /* peak of live S(1)..S(4) and unknown spaces */
+	struct hlo_instr *peak_at;    /* innermost instruction at the peak; NULL if nothing is live */
+	uint32_t nbuffers;
+	struct mem_buffer *buffers;   /* definition order; MEM_BUF_MERGED ones own nothing */
+	uint32_t nanalysed;           /* computations analysed (entry and control flow) */
+	uint32_t nskipped;            /* control-flow computations left out (nesting too deep) */
+	struct mem_internal *in;
+};
+
+/* Analyses m (which must be valid: m->valid) and returns the model,
+ * allocated in a together with everything it points to (a must outlive it;
+ * the module's arena may be used).  Linear in the module: every
+ * instruction of the entry and of the computations it reaches through
+ * while/conditional/call is visited a bounded number of times.  Never
+ * returns NULL. */
+struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a);
+
+/* The buffer holding leaf `leaf` of i's result, after in-place merging;
+ * NULL for leaves that hold no data (tokens, empty tuples) and for
+ * instructions the model does not allocate for (inside fusions, reducers,
+ * sort comparators, async wrapped computations). */
+const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf);
+
+/* Size of i's own result per device (the sum over its array leaves),
+ * whether or not i defines a buffer: what `i` would take if materialized. */
+void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint64_t *padded,
+		    uint64_t *padded_max, uint64_t *unpadded);
+
+/* Per-device size of one array shape under this model's sizing rules
+ * (layout tiles, else the target's default tiling) with optional split
+ * (NULL = undivided). */
+void mem_array_size(const struct mem_model *mm, const struct hlo_shape *s, const int64_t *split,
+		    uint64_t *padded, uint64_t *padded_max, uint64_t *unpadded);
+
+/* Per-device dims of buffer b into dims (b->shape->rank entries). */
+void mem_buffer_dims(const struct mem_buffer *b, int64_t *dims);
+
+/* The n largest live buffers (merged ones excluded) by bytes, ties in
+ * definition order, into out; n == 0 means all.  Returns the count.
+ * out must hold n entries (mm->nbuffers when n == 0). */
+uint32_t mem_largest(const struct mem_model *mm, const struct mem_buffer **out, uint32_t n);
+
+/* Number of leaves (non-tuple subshapes, tokens included) of s. */
+uint32_t mem_leaf_count(const struct hlo_shape *s);
+
+/* "argument", "output", "temp", "constant", "while-carried", "host". */
+const char *mem_kind_name(enum mem_kind k);
+enum mem_space_class mem_space_class(int64_t space);
+/* "hbm", "vmem", "pinned-host", "unpinned-host", "S(n)". buf >= 24 bytes. */
+const char *mem_space_name(int64_t space, char *buf);
+#endif

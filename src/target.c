@@ -1,0 +1,266 @@
+/* target.c - device presets with their usable memory per device
+ * (MEMORY_FACTS §6), capacity parsing for --hbm, and the default target
+ * inferred from a dump.  Capacities are estimates with sources; the
+ * estimator never asks a live device (§8: prefer bytes_limit when one is at
+ * hand). */
+#include "target.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+/* Round a GiB figure the way XLA prints it (two decimals) back to bytes. */
+#define G(x) ((uint64_t)((x) * GIB))
+/* JAX preallocates 75% of a GPU's memory by default (MEMORY_FACTS §6.2,
+ * docs/gpu_memory_allocation.rst), so that is the practical budget. */
+#define GPU(gb) ((uint64_t)((gb) * 1e9 * 0.75))
+
+/* TPU usable capacity (§6.1): XLA's compile-time figure excludes a runtime
+ * reservation.  Where a real OOM report shows the usable figure for that
+ * device size it is used (15.48G of a 16 GiB device, 31.25G of 32 GiB,
+ * 95.74G on v5p); elsewhere nominal minus 0.5 GiB, the middle of the
+ * observed 0.25-0.75 GiB reservation (inferred). */
+static const struct target target_table[] = {
+	{ "tpu-v2", TARGET_TPU, 2, G(7.5), "TPU v2: 8 GiB per device (16 GiB chip, 2 cores) less ~0.5 GiB reserved", true },
+	{ "tpu-v3", TARGET_TPU, 3, G(15.48), "TPU v3: 16 GiB per device (32 GiB chip, 2 cores); 15.48G usable as in XLA OOM reports", true },
+	{ "tpu-v4", TARGET_TPU, 4, G(31.25), "TPU v4: 32 GiB per device (megacore); 31.25G usable as in XLA OOM reports", true },
+	{ "tpu-v5e", TARGET_TPU, 5, G(15.48), "TPU v5e: 16 GiB per device; 15.48G usable as in XLA OOM reports", true },
+	{ "tpu-v5p", TARGET_TPU, 5, G(95.74), "TPU v5p: 95 GiB per device (megacore); 95.74G available as in XLA's E1000 page", true },
+	{ "tpu-v6e", TARGET_TPU, 6, G(31.25), "TPU v6e: 32 GiB per device; 31.25G usable as in XLA OOM reports", true },
+	{ "tpu-v7", TARGET_TPU, 7, (uint64_t)(206e9 / 2) - G(0.5), "TPU7x: 192 GiB chip, 2 devices (~96 GiB each) less ~0.5 GiB reserved", true },
+	{ "a100-40", TARGET_GPU, 0, GPU(40), "A100 40GB: 75% of 40 GB (JAX's default preallocation)", true },
+	{ "a100-80", TARGET_GPU, 0, GPU(80), "A100 80GB: 75% of 80 GB (JAX's default preallocation)", true },
+	{ "h100", TARGET_GPU, 0, GPU(80), "H100 SXM/PCIe: 75% of 80 GB (JAX's default preallocation)", true },
+	{ "h200", TARGET_GPU, 0, GPU(141), "H200: 75% of 141 GB (JAX's default preallocation)", true },
+	{ "b200", TARGET_GPU, 0, GPU(180), "B200: 75% of 180 GB exposed (JAX's default preallocation)", true },
+	{ "mi300x", TARGET_GPU, 0, GPU(192), "MI300X: 75% of 192 GB (JAX's default preallocation)", true },
+	{ "cpu", TARGET_CPU, 0, 0, "CPU: host memory, no device capacity", true },
+	/* Inferred only. */
+	{ "tpu", TARGET_TPU, 0, 0, "TPU of unknown generation: no capacity", false },
+	{ "gpu", TARGET_GPU, 0, 0, "GPU of unknown model: no capacity", false },
+	{ "none", TARGET_NONE, 0, 0, "no backend known: dense sizes, no capacity", false },
+};
+
+#define TARGET_N (sizeof target_table / sizeof target_table[0])
+
+const struct target *const target_presets[] = {
+	&target_table[0], &target_table[1], &target_table[2], &target_table[3], &target_table[4],
+	&target_table[5], &target_table[6], &target_table[7], &target_table[8], &target_table[9],
+	&target_table[10], &target_table[11], &target_table[12], &target_table[13], NULL,
+};
+
+static const struct target *target_named(const char *name)
+{
+	for (size_t i = 0; i < TARGET_N; i++)
+		if (!strcmp(target_table[i].name, name))
+			return &target_table[i];
+	return NULL;
+}
+
+const struct target *target_find(const char *name)
+{
+	const struct target *t = target_named(name);
+	return t && t->preset ? t : NULL;
+}
+
+static bool target_unit_is(const char *u, const char *want)
+{
+	size_t n = strlen(want);
+	for (size_t i = 0; i < n; i++)
+		if (tolower((unsigned char)u[i]) != tolower((unsigned char)want[i]))
+			return false;
+	return u[n] == 0;
+}
+
+bool target_parse_size(const char *s, uint64_t *out)
+{
+	if (!s || !isdigit((unsigned char)s[0]))
+		return false;
+	const char *p = s;
+	uint64_t whole = 0;
+	while (isdigit((unsigned char)*p)) {
+		unsigned d = (unsigned)(*p++ - '0');
+		if (whole > (UINT64_MAX - d) / 10)
+			return false;
+		whole = whole * 10 + d;
+	}
+	double frac = 0, scale = 1;
+	bool has_frac = false;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		while (isdigit((unsigned char)*p)) {
+			scale /= 10;
+			frac += (*p++ - '0') * scale;
+			has_frac = true;
+		}
+	}
+	double mult;
+	if (!*p || target_unit_is(p, "B"))
+		mult = 1;
+	else if (target_unit_is(p, "K") || target_unit_is(p, "KiB"))
+		mult = 1024.0;
+	else if (target_unit_is(p, "M") || target_unit_is(p, "MiB"))
+		mult = 1024.0 * 1024;
+	else if (target_unit_is(p, "G") || target_unit_is(p, "GiB"))
+		mult = GIB;
+	else if (target_unit_is(p, "T") || target_unit_is(p, "TiB"))
+		mult = GIB * 1024;
+	else if (target_unit_is(p, "KB"))
+		mult = 1e3;
+	else if (target_unit_is(p, "MB"))
+		mult = 1e6;
+	else if (target_unit_is(p, "GB"))
+		mult = 1e9;
+	else if (target_unit_is(p, "TB"))
+		mult = 1e12;
+	else
+		return false;
+	if (mult == 1 && !has_frac) {
+		if (!whole || whole > (uint64_t)INT64_MAX)
+			return false;
+		*out = whole;
+		return true;
+	}
+	double v = ((double)whole + frac) * mult;
+	if (!(v >= 1) || v > 9.2e18)
+		return false;
+	*out = (uint64_t)(v + 0.5);
+	return true;
+}
+
+/* ---- Inference from the dump ---- */
+
+struct target_scan {
+	struct hlo_file *file;
+	const struct hlo_instr *tiled;       /* first instruction whose shape has tiles */
+	const struct hlo_shape *tiled_shape;
+	bool large16;                        /* the first tiled array is 16-bit T(16,128) */
+	const struct hlo_instr *gpu, *cpu;   /* first marker of each backend */
+	const char *why_gpu, *why_cpu;       /* what marks it (a prefix or a key) */
+};
+
+static bool target_text_has(const struct hlo_file *f, const struct hlo_attr *a, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *p = ir_text(f, ir_attr_value(a));
+	for (uint32_t k = 0; k + n <= a->value_len; k++)
+		if (p[k] == needle[0] && !memcmp(p + k, needle, n))
+			return true;
+	return false;
+}
+
+static bool target_text_starts(const struct hlo_file *f, const struct hlo_attr *a, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = ir_text(f, ir_attr_value(a));
+	/* The value is a quoted string: skip the quote. */
+	return a->value_len > n && (p[0] == '"' || p[0] == '\'') && !memcmp(p + 1, prefix, n);
+}
+
+/* First array leaf with tiles, depth-first. */
+static const struct hlo_shape *target_tiled_leaf(const struct hlo_shape *s, int depth)
+{
+	if (!s || depth > 64)
+		return NULL;
+	if (s->type == PT_TUPLE) {
+		for (uint32_t k = 0; k < s->rank; k++) {
+			const struct hlo_shape *t = target_tiled_leaf(s->elems[k], depth + 1);
+			if (t)
+				return t;
+		}
+		return NULL;
+	}
+	return s->layout && s->layout->ntiles ? s : NULL;
+}
+
+static enum walk_result target_visit(struct hlo_instr *i, void *ctx)
+{
+	struct target_scan *sc = ctx;
+	const struct hlo_shape *t = target_tiled_leaf(i->shape, 0);
+	if (t) {
+		sc->tiled = i;
+		sc->tiled_shape = t;
+		/* T(16,128) on 16-bit types is the default only from TPU7x on
+		 * (MEMORY_FACTS §1.4): a hint, not proof. */
+		sc->large16 = (t->type == PT_BF16 || t->type == PT_F16) && t->layout->tiles[0].rank == 2 &&
+			      t->layout->tiles[0].dims[0] == 16;
+	}
+	/* Tiles decide: nothing after them matters. */
+	if (sc->tiled)
+		return WALK_STOP;
+	if (i->op == OP_CUSTOM_CALL) {
+		const struct hlo_attr *a = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
+		static const char *const gpu[] = { "__cublas", "__cudnn", "__triton", "__gpu$", "__nccl",
+						   "xla_ffi_python_gpu_callback",
+						   "xla_ffi_partitioned_python_gpu_callback",
+						   "xla_python_gpu_callback", NULL };
+		static const char *const cpu[] = { "__onednn", "xla_ffi_python_cpu_callback",
+						   "xla_ffi_partitioned_python_cpu_callback",
+						   "xla_python_cpu_callback", NULL };
+		for (int k = 0; a && gpu[k]; k++)
+			if (!sc->gpu && target_text_starts(sc->file, a, gpu[k])) {
+				sc->gpu = i;
+				sc->why_gpu = gpu[k];
+			}
+		for (int k = 0; a && cpu[k]; k++)
+			if (!sc->cpu && target_text_starts(sc->file, a, cpu[k])) {
+				sc->cpu = i;
+				sc->why_cpu = cpu[k];
+			}
+	}
+	if (!sc->gpu && (i->op == OP_FUSION || i->op == OP_CUSTOM_CALL)) {
+		/* XLA:GPU's GpuBackendConfig is the one with operation queues. */
+		const struct hlo_attr *b = ir_attr(i, ATTR_BACKEND_CONFIG);
+		if (b && target_text_has(sc->file, b, "\"operation_queue_id\"")) {
+			sc->gpu = i;
+			sc->why_gpu = "backend_config operation_queue_id";
+		}
+	}
+	return WALK_CONTINUE;
+}
+
+static bool target_path_has(const char *path, const char *s)
+{
+	return path && strstr(path, s);
+}
+
+const struct target *target_infer(struct hlo_module *m, const char *path, char *reason, size_t cap)
+{
+	struct target_scan sc = { .file = m->file };
+	struct ir_visitor v = { .instr = target_visit };
+	ir_walk(m, &v, &sc);
+	if (sc.tiled) {
+		char shape[160];
+		ir_shape_format(sc.tiled_shape, true, shape, sizeof shape);
+		snprintf(reason, cap,
+			 "inferred: layouts carry TPU tiles (e.g. %s on %.*s), generation unknown%s; "
+			 "pass --target tpu-vN or --hbm for a capacity",
+			 shape, (int)sc.tiled->name_len, sc.tiled->name,
+			 sc.large16 ? " (T(16,128) 16-bit tiles suggest TPU7x)" : "");
+		return target_named("tpu");
+	}
+	if (target_path_has(path, "gpu_after_optimizations") || sc.gpu) {
+		if (sc.gpu)
+			snprintf(reason, cap, "inferred: %s%s%s on %.*s is XLA:GPU; model unknown, pass --target or --hbm",
+				 sc.why_gpu[0] != 'b' ? "custom_call_target " : "", sc.why_gpu,
+				 sc.why_gpu[0] != 'b' ? "..." : "", (int)sc.gpu->name_len, sc.gpu->name);
+		else
+			snprintf(reason, cap, "inferred: the file name says gpu_after_optimizations; model unknown, "
+					      "pass --target or --hbm");
+		return target_named("gpu");
+	}
+	if (target_path_has(path, "cpu_after_optimizations") || sc.cpu) {
+		if (sc.cpu)
+			snprintf(reason, cap, "inferred: custom_call_target %s... on %.*s is XLA:CPU", sc.why_cpu,
+				 (int)sc.cpu->name_len, sc.cpu->name);
+		else
+			snprintf(reason, cap, "inferred: the file name says cpu_after_optimizations");
+		return target_named("cpu");
+	}
+	snprintf(reason, cap, "no --target, and the dump names no backend (no TPU tiles, no GPU/CPU markers): "
+			      "dense sizes, no capacity");
+	return target_named("none");
+}

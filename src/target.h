@@ -1,0 +1,48 @@
+/* target.h - the devices a memory estimate is made for: presets with the
+ * usable memory of one device (MEMORY_FACTS §6), --hbm size parsing, and
+ * the default target inferred from a dump (TPU tiles, GPU/CPU markers).
+ * A target says how arrays are sized (TPU tiling or dense) and how much
+ * memory a device has; it does not size anything itself (size.h, mem.h). */
+#ifndef HLO_TARGET_H
+#define HLO_TARGET_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ir.h"
+
+enum target_kind {
+	TARGET_TPU,    /* tiled layouts; default tiling for untiled dumps when tpu_gen > 0 */
+	TARGET_GPU,    /* dense sizes */
+	TARGET_CPU,    /* dense sizes, no device memory */
+	TARGET_NONE,   /* nothing known: dense sizes, no capacity */
+};
+
+struct target {
+	const char *name;           /* "tpu-v5e", ...; what --target takes */
+	enum target_kind kind;
+	int tpu_gen;                /* 2..7 for TPU presets; 0 = generation unknown */
+	uint64_t hbm_bytes;         /* usable memory of one device; 0 = unknown */
+	const char *about;          /* one line: the capacity and where it comes from */
+	bool preset;                /* selectable with --target (listed by --help) */
+};
+
+/* The preset named name, or NULL.  Generic inferred targets ("tpu", "gpu",
+ * "none") are not presets and are not found. */
+const struct target *target_find(const char *name);
+/* Presets in table order, NULL-terminated (for help text and tests). */
+extern const struct target *const target_presets[];
+
+/* Parses a capacity: a plain byte count ("17179869184"), or a number
+ * (decimals allowed) with a unit: K M G T or KiB MiB GiB TiB (1024-based,
+ * as XLA prints sizes), KB MB GB TB (1000-based, as spec sheets).  Units
+ * are case-insensitive; a trailing 'B' alone means bytes.  Returns false
+ * for junk, zero, or a value past 2^63. */
+bool target_parse_size(const char *s, uint64_t *out);
+
+/* The default target for module m when none was given: TPU tiles in any
+ * layout give the generic "tpu" (generation unknown, so no capacity);
+ * XLA:GPU or XLA:CPU markers (custom-call targets, a *_gpu_/cpu_after_
+ * optimizations file name in path, which may be NULL) give "gpu"/"cpu";
+ * else "none".  Writes the reason, lower case, into reason. */
+const struct target *target_infer(struct hlo_module *m, const char *path, char *reason, size_t cap);
+#endif
