@@ -426,7 +426,9 @@ static struct hlo_instr *build_new_instr(struct build_ctx *ctx, struct interned 
 	i->kind = IR_INSTR;
 	i->start = sp.start;
 	i->len = (uint32_t)span_len(sp);
-	i->op_off = (uint32_t)(op_sp.start - sp.start);
+	if (op_sp.start - sp.start >= (1u << 24))
+		build_error(ctx, op_sp, "opcode more than 16 MiB after the start of its instruction");
+	i->op_off = (uint32_t)(op_sp.start - sp.start) & ((1u << 24) - 1);
 	i->op_len = (uint16_t)span_len(op_sp);
 	i->number = -1;
 	i->comp = build_open_comp(ctx);
@@ -469,7 +471,9 @@ struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struc
 			int64_t v = strtoll(t, NULL, 10);
 			if (v < 0)
 				build_error(ctx, ir_operand_span(o), "parameter number must be >= 0");
-			i->number = v;
+			else if (v > INT32_MAX)
+				build_error(ctx, ir_operand_span(o), "parameter number %lld is too large", (long long)v);
+			i->number = v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 		} else if (i->op != OP_COUNT) {  /* an unknown opcode was reported already */
 			build_error(ctx, ir_operand_span(o), "expected an operand name, got '%.*s'", (int)o->len, t);
 		}
@@ -543,7 +547,7 @@ void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct h
 	build_rebase(rhs, sp);
 	rhs->name = ctx->src->buf + n.start;
 	rhs->name_len = (uint32_t)span_len(n);
-	rhs->name_off = (uint32_t)(n.start - sp.start);
+	rhs->name_off = (uint32_t)(n.start - sp.start) & 0xff;  /* after "ROOT " and '%' at most */
 	if (root)
 		rhs->flags |= IR_ROOT;
 	uint32_t nattrs;
@@ -565,7 +569,7 @@ void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct spa
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
 	o->off = n.start;
-	o->len = (uint32_t)span_len(n);
+	o->len = span_len(n) < IR_OPERAND_MAX_LEN ? span_len(n) : IR_OPERAND_MAX_LEN;
 	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
 	memset(x, 0, sizeof *x);
 	x->declared = declared;
@@ -588,14 +592,14 @@ void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct s
 	n = n < (int)sizeof buf ? n : (int)sizeof buf - 1;
 	rhs->name = arena_strndup(&ctx->file->arena, buf, (size_t)n);
 	rhs->name_len = (uint32_t)n;
-	rhs->name_off = rhs->op_off;
+	rhs->name_off = 0;  /* a generated name: its span is the instruction's start */
 	rhs->flags |= IR_ANONYMOUS;
 	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
 	o->instr = rhs;
 	o->off = sp.start;
-	o->len = (uint32_t)span_len(sp);
+	o->len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
 	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
 	memset(x, 0, sizeof *x);
 }
@@ -608,7 +612,7 @@ void build_operand_int(struct build_ctx *ctx, int64_t value, struct span sp)
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
 	o->off = sp.start;
-	o->len = (uint32_t)span_len(sp);
+	o->len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
 	o->reserved = BUILD_OPERAND_INT;
 	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
 	memset(x, 0, sizeof *x);

@@ -120,13 +120,16 @@ struct hlo_instr;
 struct hlo_comp;
 struct hlo_module;
 
-/* Operands are small: a big dump has about as many of them as instructions. */
+/* Operands are 16 bytes: a big dump has about as many of them as
+ * instructions.  The span is packed (1 TiB of offsets, 4 MiB of length:
+ * a longer nested operand is clamped; spans are only for diagnostics). */
 struct hlo_operand {
 	struct hlo_instr *instr;    /* NULL until resolved */
-	uint64_t off;               /* source offset of the operand name (no '%'), or of a nested instruction */
-	uint32_t len;
-	uint32_t reserved;
+	uint64_t off : 40;          /* source offset of the operand name (no '%'), or of a nested instruction */
+	uint64_t len : 22;
+	uint64_t reserved : 2;      /* build.c's scratch state */
 };
+#define IR_OPERAND_MAX_LEN ((1u << 22) - 1)
 
 /* Rare operand details, kept out of line (old typed form, compact GTE). */
 struct hlo_operand_extra {
@@ -149,7 +152,7 @@ enum instr_flag {
 	IR_SHAPE_WRITTEN = 4, /* result shape present in the text */
 };
 
-/* Kept compact (120 bytes): the IR of a 100 MB dump must fit next to it.
+/* Kept compact (112 bytes): the IR of a 100 MB dump must fit next to it.
  * Names are slices of the source (or of the arena for synthesized ones),
  * not interned: they are unique per computation, so interning would cost
  * more than the text.  Use the accessors below for spans. */
@@ -163,13 +166,14 @@ struct hlo_instr {
 	uint32_t len;
 	uint32_t name_len;
 	const char *name;           /* name_len bytes, no '%', not NUL-terminated */
-	uint32_t name_off;          /* name offset from start (source names) */
-	uint32_t op_off;            /* opcode offset from start */
+	uint32_t name_off : 8;      /* name offset from start (source names): 0, 1, 5 or 6 */
+	uint32_t op_off : 24;       /* opcode offset from start */
 	uint16_t op_len;
 	uint16_t nattrs;
 	uint32_t noperands;
 	uint32_t nusers;
 	uint32_t ncallees;
+	int32_t number;             /* parameter(N) number, get-tuple-element index, else -1 */
 	struct hlo_shape *shape;    /* result shape (inferred when not written) */
 	struct hlo_comp *comp;
 	struct hlo_operand *operands;
@@ -177,7 +181,6 @@ struct hlo_instr {
 	struct hlo_attr *attrs;
 	struct hlo_comp **callees;  /* in attribute order */
 	struct hlo_instr_extra *extra;
-	int64_t number;             /* parameter(N) number, get-tuple-element index, else -1 */
 };
 
 static inline struct span ir_instr_span(const struct hlo_instr *i)
@@ -201,7 +204,7 @@ static inline struct span ir_instr_literal(const struct hlo_instr *i)
 }
 static inline struct span ir_operand_span(const struct hlo_operand *o)
 {
-	return span_make(o->off, o->off + o->len);
+	return span_make((uint64_t)o->off, (uint64_t)o->off + (uint64_t)o->len);
 }
 static inline bool ir_is_root(const struct hlo_instr *i) { return i->flags & IR_ROOT; }
 static inline bool ir_is_anonymous(const struct hlo_instr *i) { return i->flags & IR_ANONYMOUS; }
@@ -210,27 +213,23 @@ bool ir_name_is(const struct hlo_instr *i, const char *s);
 
 struct hlo_comp {
 	enum ir_kind kind;          /* IR_COMP */
+	uint32_t index;             /* position in module->comps */
 	struct interned *name;
 	struct span span;           /* name to closing brace */
 	struct span name_span;
 	struct hlo_module *module;
-	uint32_t index;             /* position in module->comps */
-	uint32_t ninstrs;
 	struct hlo_instr **instrs;  /* program order (the schedule when scheduled) */
 	struct hlo_instr *root;
-	uint32_t nparams;
 	struct hlo_instr **params;  /* by parameter number (NULL holes are errors) */
+	struct hlo_instr **callers;
+	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
+	struct span exec_thread;    /* ", execution_thread=..." value, or none */
+	uint32_t ninstrs;
+	uint32_t nparams;
+	uint32_t ncallers;
 	bool is_entry;              /* marked ENTRY, or the entry by default */
 	bool has_signature;
 	bool inline_body;           /* written inline as an attribute value */
-	uint32_t nsig_params;
-	struct hlo_shape **sig_params;
-	struct span *sig_param_spans;
-	struct interned **sig_param_names;
-	struct hlo_shape *sig_result;
-	struct span exec_thread;    /* ", execution_thread=..." value, or none */
-	uint32_t ncallers;
-	struct hlo_instr **callers;
 };
 
 struct hlo_file_location {

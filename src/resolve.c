@@ -252,13 +252,13 @@ static struct hlo_instr *resolve_new_gte(struct resolve_ctx *r, struct hlo_instr
 	g->name_len = (uint32_t)len;
 	g->start = sp.start;
 	g->len = (uint32_t)span_len(sp);
-	g->number = index;
+	g->number = (int32_t)index;
 	g->comp = base->comp;
 	g->noperands = 1;
 	g->operands = arena_alloc(&r->f->arena, sizeof *g->operands);
 	g->operands[0].instr = base;
 	g->operands[0].off = sp.start;
-	g->operands[0].len = (uint32_t)span_len(sp);
+	g->operands[0].len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
 	g->shape = ir_shape_tuple_elem(base->shape, index);
 	if (!g->shape)
 		resolve_error(r, sp, "tuple index %lld is out of range for '%.*s'", (long long)index,
@@ -497,8 +497,10 @@ static void resolve_tuple_index(struct resolve_ctx *r, struct hlo_instr *i)
 	long long v = strtoll(t, &end, 10);
 	if (end == t || (uint64_t)(end - r->f->src->buf) != a->value_off + a->value_len)
 		resolve_error(r, ir_attr_value(a), "index must be an integer");
+	else if (v < 0 || v > INT32_MAX)
+		resolve_error(r, ir_attr_value(a), "tuple index %lld is out of range", v);
 	else
-		i->number = v;
+		i->number = (int32_t)v;
 }
 
 static void resolve_control(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_instr *i)
