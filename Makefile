@@ -228,7 +228,7 @@ fuzz: $(DEPS_STAMP)
 # ---- Benchmark ---------------------------------------------------------------
 # BENCH_CMDS: hlolint subcommands timed on the generated module; later
 # stages append to it (BENCH_CMDS += mem).
-BENCH_CMDS ?= parse mem
+BENCH_CMDS ?= parse mem check
 BENCH_MB   ?= 100
 BENCH_SEED ?= 1
 BENCH_FILE := build/bench/bench.hlo
@@ -270,6 +270,7 @@ demo: all
 	$(call demo_run,parse $(DEMO_FILE))
 	$(call demo_run,fmt $(DEMO_FILE))
 	$(call demo_run,mem --target tpu-v5e --top 5 $(DEMO_FILE))
+	$(call demo_run,check --target tpu-v5e $(DEMO_FILE))
 
 clean:
 	rm -rf build

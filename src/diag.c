@@ -70,6 +70,12 @@ static void diag_show_line(FILE *out, struct source *src, struct span sp)
 	fputc('\n', out);
 }
 
+void diag_print_line(FILE *out, struct source *src, struct span sp)
+{
+	if (out && src && !span_is_none(sp))
+		diag_show_line(out, src, sp);
+}
+
 void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 		  enum diag_severity sev, const char *fmt, va_list ap)
 {

@@ -26,6 +26,10 @@ void diag_report(struct diag_sink *d, struct source *src, struct span sp,
 	__attribute__((format(printf, 5, 6)));
 void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 		  enum diag_severity sev, const char *fmt, va_list ap);
+/* Prints the source line holding sp and a caret line under the span (the
+ * part of a diagnostic after its first line) to out; counts nothing.  For
+ * reports that format their own first line (hlolint check findings). */
+void diag_print_line(FILE *out, struct source *src, struct span sp);
 /* True once max_errors has been reached: callers stop early. */
 bool diag_full(const struct diag_sink *d);
 #endif

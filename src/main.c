@@ -17,6 +17,8 @@ static const struct {
 	{ "parse", cmd_parse, "parse and verify HLO modules; report errors" },
 	{ "fmt", cmd_fmt, "print a module in XLA's canonical text (default, long or short style)" },
 	{ "mem", cmd_mem, "estimate per-device memory: peak, breakdown, largest allocations" },
+	{ "check", cmd_check, "run the rules (memory, sharding, host transfers) and report findings" },
+	{ "rules", cmd_rules, "list the rules of check with a one-line summary and their options" },
 };
 
 static void main_usage(FILE *out)

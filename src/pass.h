@@ -8,10 +8,22 @@
 #include "diag.h"
 #include "ir.h"
 
+struct finding_sink;
+struct config;
+struct mem_model;
+
 struct pass_context {
 	struct hlo_module *module;
 	struct diag_sink *diag;
 	void *data;            /* command-specific state (findings, options) */
+	/* Set by `hlolint check` (NULL under other commands; a rule then does
+	 * nothing).  Rules add findings with finding_add (finding.h), read
+	 * thresholds with config_int/config_double (config.h) and sizes,
+	 * buffers and the peak from the module's memory model (mem.h), which
+	 * the driver computes once per module with the run's target and HBM. */
+	struct finding_sink *findings;
+	const struct config *config;
+	const struct mem_model *mem;
 };
 
 struct pass {

@@ -1,0 +1,200 @@
+/* hbm_over_budget.c - rule hbm-over-budget (last in passes.def): the
+ * estimated peak exceeds the device's HBM; lists the largest live buffers
+ * and the earlier findings' peak_saved_bytes (upper bounds).  Silent when
+ * the capacity is unknown; it changes nothing in the model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "finding.h"
+#include "mem.h"
+#include "pass.h"
+#include "peak.h"
+#include "size.h"
+
+#define HB_RULE "hbm-over-budget"
+#define HB_FIXES 8
+
+static int64_t hb_field(const struct finding *f, const char *key)
+{
+	for (const struct finding_field *x = f->fields; x; x = x->next)
+		if (x->kind == FIELD_INT && !strcmp(x->key, key))
+			return x->i;
+	return 0;
+}
+
+/* annotate_device_placement asking for pinned_host or unpinned_host. */
+static bool hb_to_host(const struct hlo_module *m, const struct hlo_instr *i)
+{
+	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
+	if (!fa)
+		return false;
+	const char *p = ir_text(m->file, ir_attr_value(fa));
+	static const char needle[] = "_host\"";
+	for (uint32_t k = 0; k + sizeof needle - 1 <= fa->value_len; k++)
+		if (!memcmp(p + k, needle, sizeof needle - 1))
+			return true;
+	return false;
+}
+
+/* Offloads to host requested but not applied (the compiler applies them
+ * when it optimizes the module). */
+static uint32_t hb_pending_offloads(const struct hlo_module *m)
+{
+	uint32_t n = 0;
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		const struct hlo_comp *comp = m->comps[c];
+		for (uint32_t k = 0; k < comp->ninstrs; k++) {
+			const struct hlo_instr *i = comp->instrs[k];
+			const struct hlo_attr *at = i->op == OP_CUSTOM_CALL ? ir_attr(i, ATTR_CUSTOM_CALL_TARGET) : NULL;
+			if (!at)
+				continue;
+			const char *t = ir_text(m->file, ir_attr_value(at));
+			if (at->value_len == 12 && !memcmp(t, "\"MoveToHost\"", 12))
+				n++;
+			else if (at->value_len == 27 && !memcmp(t, "\"annotate_device_placement\"", 27))
+				n += hb_to_host(m, i);
+		}
+	}
+	return n;
+}
+
+struct hb_fix {
+	const struct finding *f;
+	uint64_t saved;
+};
+
+static int hb_fix_cmp(const void *pa, const void *pb)
+{
+	const struct hb_fix *a = pa, *b = pb;
+	if (a->saved != b->saved)
+		return a->saved > b->saved ? -1 : 1;
+	return a->f->order < b->f->order ? -1 : a->f->order > b->f->order;
+}
+
+static int hb_run(struct hlo_module *m, struct pass_context *ctx)
+{
+	if (!ctx->findings || !ctx->mem)
+		return 0;
+	const struct mem_model *mm = ctx->mem;
+	struct finding_sink *fs = ctx->findings;
+	uint64_t hbm = mm->hbm_bytes;
+	if (!hbm || (mm->peak_bytes <= hbm && mm->peak_bytes_max <= hbm))
+		return 0;
+	bool over = mm->peak_bytes > hbm;
+	char pb[16], hb[16], eb[16], xb[16];
+	size_human(mm->peak_bytes, pb);
+	size_human(hbm, hb);
+	uint64_t excess = over ? mm->peak_bytes - hbm : mm->peak_bytes_max - hbm;
+	size_human(excess, eb);
+	char dev[96];
+	if (mm->hbm_given)
+		snprintf(dev, sizeof dev, "the %s given with --hbm", hb);
+	else
+		snprintf(dev, sizeof dev, "the %s of a %s device", hb, mm->target->name);
+	struct finding *f;
+	if (over)
+		f = finding_add(fs, HB_RULE, FINDING_ERROR, m, mm->peak_at, "estimated peak device memory %s exceeds %s "
+				"by %s (%.1f%%)", pb, dev, eb, 100.0 * (double)mm->peak_bytes / (double)hbm);
+	else
+		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "estimated peak device memory %s fits %s, "
+				"but up to %s with the large default tiling exceeds it by %s", pb, dev,
+				size_human(mm->peak_bytes_max, xb), eb);
+	finding_set_bytes(f, (int64_t)mm->peak_bytes);
+	finding_set_key(fs, f, "peak");
+	if (mm->peak_at)
+		finding_note(fs, f, "the peak is at %%%.*s in computation %s", (int)mm->peak_at->name_len,
+			     mm->peak_at->name, mm->peak_at->comp->name->str);
+	char ab[16], ob[16], tb[16], lb[16];
+	finding_note(fs, f, "arguments %s, outputs %s (%s shared with arguments), temporaries %s at the peak",
+		     size_human(mm->argument_bytes, ab), size_human(mm->output_bytes, ob), size_human(mm->alias_bytes, lb),
+		     size_human(mm->temp_bytes, tb));
+
+	if (!m->is_scheduled) {
+		uint32_t n = hb_pending_offloads(m);
+		if (n)
+			finding_note(fs, f, "%u offload%s to host (MoveToHost, annotate_device_placement) %s not applied yet "
+				     "in this unoptimized module: the estimate keeps those values in device memory", n,
+				     n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	}
+	/* Top contributors: the largest buffers live at the peak. */
+	struct peak_set pk;
+	peak_init(&pk, mm);
+	int64_t top = config_int(ctx->config, CONFIG_OPT_HBM_BUDGET_TOP);
+	uint32_t want = top <= 0 ? 0 : top > 100 ? 100 : (uint32_t)top;
+	if (want && pk.nlive) {
+		const struct mem_buffer **list = xmalloc(want * sizeof *list);
+		uint32_t n = peak_top(&pk, list, want);
+		for (uint32_t k = 0; k < n; k++) {
+			const struct mem_buffer *b = list[k];
+			char shape[256], sb[16];
+			ir_shape_format(b->shape, true, shape, sizeof shape);
+			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)", k + 1, size_human(b->bytes, sb),
+				     shape, (int)b->def->name_len, b->def->name, mem_kind_name((enum mem_kind)b->kind),
+				     b->owner->name->str);
+		}
+		free(list);
+	}
+	peak_free(&pk);
+
+	/* What the earlier rules found that is live at the peak. */
+	uint32_t nfix = 0, capfix = 16;
+	struct hb_fix *fix = xmalloc(capfix * sizeof *fix);
+	uint64_t total = 0;
+	for (uint32_t k = fs->module_first; k < fs->n; k++) {
+		const struct finding *g = fs->items[k];
+		if (g == f)
+			continue;
+		int64_t s = hb_field(g, "peak_saved_bytes");
+		if (s <= 0)
+			continue;
+		if (nfix == capfix) {
+			capfix *= 2;
+			fix = xreallocarray(fix, capfix, sizeof *fix);
+		}
+		fix[nfix].f = g;
+		fix[nfix++].saved = (uint64_t)s;
+		total += (uint64_t)s;
+	}
+	qsort(fix, nfix, sizeof *fix, hb_fix_cmp);
+	uint32_t alone = 0;
+	for (uint32_t k = 0; k < nfix && k < HB_FIXES; k++) {
+		const struct finding *g = fix[k].f;
+		char sb[16];
+		bool enough = fix[k].saved >= excess;
+		alone += enough;
+		finding_note(fs, f, "%s at %%%s (line %llu) would lower the peak by up to %s%s", g->rule, g->instruction,
+			     (unsigned long long)g->line, size_human(fix[k].saved, sb),
+			     enough ? ": enough on its own" : "");
+	}
+	if (nfix > HB_FIXES)
+		finding_note(fs, f, "and %u more findings", nfix - HB_FIXES);
+	if (nfix) {
+		char sb[16];
+		if (total >= excess)
+			finding_note(fs, f, "together the %u findings above lower the peak by up to %s: enough to fit%s", nfix,
+				     size_human(total, sb), alone ? "" : " only if several are fixed");
+		else
+			finding_note(fs, f, "together the findings above lower the peak by at most %s, short of the %s "
+				     "needed: also shard, rematerialize (jax.checkpoint) or offload more", size_human(total, sb),
+				     eb);
+	} else {
+		finding_note(fs, f, "no other finding of this module is live at the peak: shard the largest arrays over "
+			     "more devices, rematerialize activations (jax.checkpoint) or offload them to host memory");
+	}
+	finding_field_int(fs, f, "peak_bytes", (int64_t)mm->peak_bytes);
+	finding_field_int(fs, f, "peak_bytes_max", (int64_t)mm->peak_bytes_max);
+	finding_field_int(fs, f, "hbm_bytes", (int64_t)hbm);
+	finding_field_int(fs, f, "excess_bytes", (int64_t)excess);
+	finding_field_int(fs, f, "fixable_bytes", (int64_t)total);
+	finding_field_bool(fs, f, "fixable", nfix && total >= excess);
+	free(fix);
+	return 1;
+}
+
+const struct pass pass_hbm_over_budget = {
+	.name = HB_RULE,
+	.summary = "the estimated peak of device memory exceeds the target's HBM, with what would bring it under",
+	.rewrites = false,
+	.run = hb_run,
+};

@@ -1,0 +1,389 @@
+/* missed_donation.c - rule missed-donation: entry parameters neither
+ * aliased nor donors whose shape and layout match an output computed at or
+ * after their last use, paired greedily per shape, reported when together
+ * they save enough.  Positions are the schedule, else definition order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attr.h"
+#include "config.h"
+#include "finding.h"
+#include "mem.h"
+#include "pass.h"
+#include "peak.h"
+#include "size.h"
+
+#define MD_RULE "missed-donation"
+#define MD_NONE UINT32_MAX
+
+/* A parameter leaf or an output leaf that may pair up. */
+struct md_item {
+	const char *key;                /* shape with layout (scratch) */
+	const struct mem_buffer *b;
+	const struct hlo_instr *at;     /* parameter; or the instruction computing the output */
+	uint32_t pos;                   /* param: last use; output: where it is computed */
+	uint32_t leaf;                  /* leaf index in the parameter / the result */
+	int64_t param;                  /* parameter number (params) */
+	const struct hlo_instr *loop;   /* output carried out of this while (param buffer), or NULL */
+	uint32_t match;                 /* params: index of the paired output, MD_NONE */
+	bool unused;                    /* params: never read */
+	const char *path;               /* index path of the leaf, scratch */
+};
+
+struct md_state {
+	struct hlo_module *m;
+	struct pass_context *ctx;
+	const struct mem_model *mm;
+	struct arena *scratch;
+	struct hlo_program_shape ecl;
+	bool has_ecl;
+	bool donates;                   /* some parameter is in input_output_alias/buffer_donor */
+	uint64_t total;                 /* bytes all the pairs save */
+	uint32_t nmatch;
+	int found;
+};
+
+#define MD_PATH 160
+
+/* One leaf of a shape: the subshape and its index path ("{1,0}"). */
+struct md_leaf {
+	const struct hlo_shape *s;
+	const char *path;               /* scratch */
+};
+
+/* Every leaf of s in order into out[0..cap), in one pass (*j counts them;
+ * path holds the n characters of the current prefix). */
+static void md_walk(struct md_state *st, const struct hlo_shape *s, struct md_leaf *out, uint32_t cap, uint32_t *j,
+		    char *path, size_t n)
+{
+	if (!s || s->type != PT_TUPLE) {
+		if (*j < cap) {
+			out[*j].s = s;
+			path[n] = '}';
+			out[*j].path = arena_strndup(st->scratch, path, n + 1);
+		}
+		(*j)++;
+		return;
+	}
+	for (uint32_t k = 0; k < s->rank; k++) {
+		size_t m = n;
+		/* Deep nesting is cut off rather than overflowing the path. */
+		if (n + 12 < MD_PATH)
+			m += (size_t)snprintf(path + n, MD_PATH - n, "%s%u", path[n - 1] == '{' ? "" : ",", k);
+		md_walk(st, s->elems[k], out, cap, j, path, m);
+	}
+}
+
+/* The leaves of the layout the runtime uses (entry_computation_layout's
+ * shape when it has as many leaves), else of the instruction's shape. */
+static void md_leaves(struct md_state *st, const struct hlo_shape *ecl, const struct hlo_shape *own, struct md_leaf *out,
+		      uint32_t n)
+{
+	char path[MD_PATH + 1] = "{";
+	uint32_t j = 0;
+	const struct hlo_shape *s = ecl && mem_leaf_count(ecl) == n ? ecl : own;
+	md_walk(st, s, out, n, &j, path, 1);
+}
+
+static const char *md_key(struct md_state *st, const struct hlo_shape *s)
+{
+	char buf[512];
+	size_t n = ir_shape_format(s, true, buf, sizeof buf);
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	return arena_strndup(st->scratch, buf, n);
+}
+
+/* What computes output leaf j: through the root tuple and
+ * get-tuple-elements of tuples (and bitcasts). */
+static const struct hlo_instr *md_producer(const struct hlo_instr *root, uint32_t j)
+{
+	const struct hlo_instr *x = root;
+	if (root->op == OP_TUPLE && root->noperands == mem_leaf_count(root->shape)) {
+		if (j >= root->noperands)
+			return NULL;
+		x = root->operands[j].instr;
+	}
+	for (int d = 0; x && d < 16; d++) {
+		if (x->op == OP_BITCAST && x->noperands == 1)
+			x = x->operands[0].instr;
+		else if (x->op == OP_GET_TUPLE_ELEMENT && x->noperands && x->operands[0].instr &&
+			 x->operands[0].instr->op == OP_TUPLE && x->number >= 0 &&
+			 (uint64_t)x->number < x->operands[0].instr->noperands)
+			x = x->operands[0].instr->operands[x->number].instr;
+		else
+			break;
+	}
+	return x;
+}
+
+static int md_cmp(const void *pa, const void *pb)
+{
+	const struct md_item *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+	if (c)
+		return c;
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	return a->leaf < b->leaf ? -1 : a->leaf > b->leaf;
+}
+
+static int md_cmp_param(const void *pa, const void *pb)
+{
+	const struct md_item *a = pa, *b = pb;
+	if (a->param != b->param)
+		return a->param < b->param ? -1 : 1;
+	return a->leaf < b->leaf ? -1 : a->leaf > b->leaf;
+}
+
+#define NM(i) (int)(i)->name_len, (i)->name
+
+static void md_report(struct md_state *st, const struct md_item *p, const struct md_item *o, const struct peak_set *pk)
+{
+	struct finding_sink *fs = st->ctx->findings;
+	const struct hlo_instr *param = p->at;
+	const struct hlo_comp *entry = st->m->entry;
+	const char *ppath = p->path, *opath = o->path;
+	char hb[16], pb[16];
+	uint64_t bytes = o->b->bytes;
+	size_human(bytes, hb);
+	bool whole = !strcmp(ppath, "{}");
+	char pname[MD_PATH + 48];
+	if (whole)
+		snprintf(pname, sizeof pname, "parameter %lld", (long long)p->param);
+	else
+		snprintf(pname, sizeof pname, "parameter %lld at %s", (long long)p->param, ppath);
+	uint64_t peak_saved = o->b->param < 0 && peak_live(pk, o->b) ? bytes : 0;
+	struct finding *f = finding_add(fs, MD_RULE, FINDING_WARNING, st->m, param,
+					"%s is not donated, but output %s has its shape and layout and is computed after "
+					"its last use: donating it saves %s per device", pname, opath, hb);
+	finding_set_bytes(f, (int64_t)bytes);
+	char key[2 * MD_PATH + 8];
+	snprintf(key, sizeof key, "%s->%s", ppath, opath);
+	finding_set_key(fs, f, key);
+	finding_suggest_donation(f, p->param);
+	const struct hlo_instr *last = NULL;
+	if (!p->unused && p->pos < entry->ninstrs)
+		last = entry->instrs[p->pos];
+	if (last)
+		finding_note(fs, f, "last use of the parameter: %%%.*s; output %s is computed by %%%.*s%s", NM(last), opath,
+			     NM(o->at), st->mm->scheduled ? "" : " (definition order: the module has no schedule)");
+	else
+		finding_note(fs, f, "the parameter is never read; output %s is computed by %%%.*s", opath, NM(o->at));
+	if (o->loop)
+		finding_note(fs, f, "output %s comes out of the loop %%%.*s, which carries a parameter: without donation "
+			     "XLA copies the parameter into the loop's buffer", opath, NM(o->loop));
+	finding_note(fs, f, "fix in JAX: jax.jit(f, donate_argnums=...) (or donate_argnames) for the argument holding "
+		     "parameter %lld (entry parameters are the flattened arguments), and do not use that argument after "
+		     "the call; XLA then writes output %s into its buffer", (long long)p->param, opath);
+	if (st->nmatch > 1) {
+		char tb[16];
+		finding_note(fs, f, "%u parameters of this module could be donated, saving %s per device in all",
+			     st->nmatch, size_human(st->total, tb));
+	}
+	if (st->donates)
+		finding_note(fs, f, "the module donates other parameters: this one was left out");
+	else
+		finding_note(fs, f, "donate it if the caller no longer needs the argument after the call");
+	if (peak_saved)
+		finding_note(fs, f, "the output is live at the estimated peak: donation lowers it by up to %s",
+			     size_human(peak_saved, pb));
+	finding_field_int(fs, f, "parameter", p->param);
+	finding_field_string(fs, f, "parameter_index", ppath);
+	finding_field_string(fs, f, "output_index", opath);
+	finding_field_int(fs, f, "bytes_saved", (int64_t)bytes);
+	finding_field_int(fs, f, "peak_saved_bytes", (int64_t)peak_saved);
+	st->found++;
+}
+
+static int md_run(struct hlo_module *m, struct pass_context *ctx)
+{
+	if (!ctx->findings || !ctx->mem || !m->entry || !m->entry->root)
+		return 0;
+	const struct mem_model *mm = ctx->mem;
+	struct hlo_comp *entry = m->entry;
+	const struct hlo_instr *root = entry->root;
+	int64_t min_bytes = config_int(ctx->config, CONFIG_OPT_DONATION_MIN_BYTES);
+	struct md_state st = { .m = m, .ctx = ctx, .mm = mm, .scratch = &m->file->arena };
+	struct arena_mark mark = arena_mark(st.scratch);
+	const struct hlo_attr *ecl = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
+	if (ecl) {
+		struct hlo_value *v = attr_parse(m->file, ecl, st.scratch, NULL);
+		st.has_ecl = v && attr_program_shape(v, st.scratch, &st.ecl, NULL);
+	}
+
+	/* Last use of every parameter buffer in the entry (uses inside called
+	 * computations count at the call site); get-tuple-element and tuple
+	 * only name buffers, their users are the uses. */
+	uint32_t *last = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *last);
+	uint8_t *passthrough = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
+	for (uint32_t b = 0; b < mm->nbuffers; b++) {
+		last[b] = MD_NONE;
+		if (mm->buffers[b].param >= 0 && (mm->buffers[b].flags & MEM_BUF_DONATED))
+			st.donates = true;
+	}
+	for (uint32_t p = 0; p < entry->ninstrs; p++) {
+		const struct hlo_instr *x = entry->instrs[p];
+		if (x->op == OP_GET_TUPLE_ELEMENT || x->op == OP_TUPLE)
+			continue;
+		for (uint32_t k = 0; k < x->noperands; k++) {
+			const struct hlo_instr *o = x->operands[k].instr;
+			if (!o)
+				continue;
+			uint32_t nl = mem_leaf_count(o->shape);
+			for (uint32_t j = 0; j < nl; j++) {
+				const struct mem_buffer *b = mem_buffer_at(mm, o, j);
+				if (b && b->param >= 0) {
+					uint32_t id = (uint32_t)(b - mm->buffers);
+					if (last[id] == MD_NONE || last[id] < p)
+						last[id] = p;
+				}
+			}
+		}
+	}
+
+	/* Outputs: leaves in a buffer of their own (or carried out of a loop
+	 * from a parameter), each buffer once. */
+	uint32_t nout = mem_leaf_count(root->shape);
+	struct md_item *outs = xcalloc(nout ? nout : 1, sizeof *outs);
+	struct md_leaf *rl = xcalloc(nout ? nout : 1, sizeof *rl);
+	md_leaves(&st, st.has_ecl ? st.ecl.result : NULL, root->shape, rl, nout);
+	uint32_t no = 0;
+	uint8_t *seen = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
+	for (uint32_t j = 0; j < nout; j++) {
+		const struct mem_buffer *b = mem_buffer_at(mm, root, j);
+		if (!b)
+			continue;
+		uint32_t id = (uint32_t)(b - mm->buffers);
+		const struct hlo_instr *x = md_producer(root, j);
+		const struct hlo_instr *loop = NULL;
+		if (b->param >= 0) {
+			/* A loop-carried parameter is copied unless donated; a
+			 * parameter returned as it is stays where it is. */
+			if (x && x->op == OP_GET_TUPLE_ELEMENT && x->noperands && x->operands[0].instr &&
+			    x->operands[0].instr->op == OP_WHILE)
+				loop = x->operands[0].instr;
+			else {
+				passthrough[id] = 1;
+				continue;
+			}
+		}
+		if (seen[id] || (b->param < 0 && (b->owner != entry || b->def->op == OP_CONSTANT)) ||
+		    mem_space_class(b->memory_space) != MEM_SPACE_DEVICE || !b->bytes)
+			continue;
+		if (b->param >= 0 && (b->flags & MEM_BUF_DONATED))
+			continue;
+		seen[id] = 1;
+		const struct hlo_shape *s = rl[j].s;
+		if (!s || !ir_shape_is_array(s))
+			continue;
+		struct md_item *it = &outs[no++];
+		it->key = md_key(&st, s);
+		it->path = rl[j].path;
+		it->b = b;
+		it->at = loop ? loop : x ? x : root;
+		it->pos = loop ? loop->index : b->def_pos;
+		it->leaf = j;
+		it->loop = loop;
+		it->param = -1;
+	}
+
+	/* Parameters not donated, in device memory. */
+	uint32_t cap = 16, np = 0;
+	struct md_item *params = xcalloc(cap, sizeof *params);
+	for (uint32_t n = 0; n < entry->nparams && no; n++) {
+		const struct hlo_instr *p = entry->params[n];
+		if (!p)
+			continue;
+		uint32_t nl = mem_leaf_count(p->shape);
+		struct md_leaf one, *pl = nl > 1 ? xcalloc(nl, sizeof *pl) : &one;
+		const struct hlo_shape *ecl_p = st.has_ecl && (uint64_t)n < st.ecl.nparams ? st.ecl.params[n] : NULL;
+		md_leaves(&st, ecl_p, p->shape, pl, nl);
+		for (uint32_t j = 0; j < nl; j++) {
+			const struct mem_buffer *b = mem_buffer_at(mm, p, j);
+			if (!b || b->param < 0 || (b->flags & MEM_BUF_DONATED) || passthrough[b - mm->buffers] ||
+			    mem_space_class(b->memory_space) != MEM_SPACE_DEVICE || !b->bytes)
+				continue;
+			const struct hlo_shape *s = pl[j].s;
+			if (!s || !ir_shape_is_array(s))
+				continue;
+			if (np == cap) {
+				cap *= 2;
+				params = xreallocarray(params, cap, sizeof *params);
+			}
+			struct md_item *it = &params[np++];
+			memset(it, 0, sizeof *it);
+			it->key = md_key(&st, s);
+			it->b = b;
+			it->at = p;
+			it->pos = last[b - mm->buffers];
+			it->unused = it->pos == MD_NONE;
+			if (it->unused)
+				it->pos = 0;
+			it->leaf = j;
+			it->param = (int64_t)n;
+			it->match = MD_NONE;
+			it->path = pl[j].path;
+		}
+		if (pl != &one)
+			free(pl);
+	}
+
+	/* Pair them shape by shape: outputs in order of computation, each
+	 * with the parameter whose last use came first among those already
+	 * dead (greedy, a maximum matching for these intervals). */
+	qsort(outs, no, sizeof *outs, md_cmp);
+	qsort(params, np, sizeof *params, md_cmp);
+	uint32_t nmatch = 0;
+	uint64_t total = 0;
+	for (uint32_t oi = 0, pi = 0; oi < no;) {
+		const char *key = outs[oi].key;
+		uint32_t oe = oi;
+		while (oe < no && !strcmp(outs[oe].key, key))
+			oe++;
+		while (pi < np && strcmp(params[pi].key, key) < 0)
+			pi++;
+		uint32_t pe = pi;
+		while (pe < np && !strcmp(params[pe].key, key))
+			pe++;
+		uint32_t avail = pi, head = pi;
+		for (uint32_t o = oi; o < oe; o++) {
+			while (avail < pe && params[avail].pos <= outs[o].pos)
+				avail++;
+			if (head < avail) {
+				params[head++].match = o;
+				nmatch++;
+				total += outs[o].b->bytes;
+			}
+		}
+		oi = oe;
+		pi = pe;
+	}
+	st.total = total;
+	st.nmatch = nmatch;
+	if (nmatch && total >= (uint64_t)(min_bytes > 0 ? min_bytes : 0)) {
+		struct peak_set pk;
+		peak_init(&pk, mm);
+		/* Report in parameter order. */
+		qsort(params, np, sizeof *params, md_cmp_param);
+		for (uint32_t k = 0; k < np; k++)
+			if (params[k].match != MD_NONE)
+				md_report(&st, &params[k], &outs[params[k].match], &pk);
+		peak_free(&pk);
+	}
+	free(last);
+	free(passthrough);
+	free(seen);
+	free(outs);
+	free(rl);
+	free(params);
+	arena_release(st.scratch, mark);
+	return st.found;
+}
+
+const struct pass pass_missed_donation = {
+	.name = MD_RULE,
+	.summary = "entry parameters that are not donated although an output of the same shape could reuse them",
+	.rewrites = false,
+	.run = md_run,
+};

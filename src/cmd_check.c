@@ -1,0 +1,319 @@
+/* cmd_check.c - `hlolint check FILE...` and `hlolint rules`: parse, build
+ * each valid module's memory model once, run the enabled rules, apply
+ * suppressions and the baseline, report; exit 0/1/2 by --fail-on.  Rule
+ * logic lives in passes/, formats in report.c, options in config.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "config.h"
+#include "finding.h"
+#include "mem.h"
+#include "pass.h"
+#include "report.h"
+
+#define CHECK_VERSION "0.1.0"
+
+static void cmd_check_help(FILE *out)
+{
+	fprintf(out,
+		"usage: hlolint check [options] FILE...\n\n"
+		"Runs the rules (see 'hlolint rules') over every module of each FILE ('-' = stdin,\n"
+		".gz accepted) and reports findings.  Exit status: 0 nothing at or above --fail-on,\n"
+		"1 findings, 2 usage, config, I/O or parse error.\n\n"
+		"  --format F            text (default), json, sarif or github\n"
+		"  --select RULES        run only these rules (comma-separated names or globs, 'all')\n"
+		"  --ignore RULES        do not run these rules\n"
+		"  --fail-on LEVEL       error, warning (default) or note: the lowest severity that fails\n"
+		"  --exit-zero           exit 0 even with findings (errors still exit 2)\n"
+		"  --target T            device preset for sizes and HBM (see 'hlolint mem --help')\n"
+		"  --hbm SIZE            memory per device: 16G, 16GiB, 80GB, 17179869184\n"
+		"  --partitioned=yes|no|auto  shapes per device or global (as in 'hlolint mem')\n"
+		"  --config FILE         read FILE instead of the discovered " CONFIG_FILE_NAME "\n"
+		"  --no-config           read no config file\n"
+		"  --baseline FILE       findings listed in FILE are reported as baseline, never fail\n"
+		"  --write-baseline FILE write the current findings to FILE (then exit 0 unless errors)\n"
+		"  --max-errors N        stop parsing after N errors (default 20, 0 = no limit)\n"
+		"  --OPTION VALUE        a rule option, e.g. --host-transfer-loop-error-bytes 16M\n\n"
+		"Config: " CONFIG_FILE_NAME " found upward from the working directory (up to the\n"
+		"directory holding .git); command-line options override it.  See README.md.\n");
+}
+
+/* argv[*i] is "--name VALUE" or "--name=VALUE": the value, or NULL (usage error). */
+static const char *cmd_check_value(int argc, char **argv, int *i, const char *name)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* True when argv[i] is option name, alone or as name=... */
+static bool cmd_check_is(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+struct check_args {
+	char **files;
+	int nfiles;
+	const char *config, *baseline, *write_baseline;
+	bool no_config;
+	enum report_format format;
+	unsigned max_errors;
+};
+
+/* First pass: where the config comes from, the format and the files;
+ * everything else is validated and applied after the config file. */
+static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *help)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		const char *v;
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			*help = true;
+			return true;
+		} else if (cmd_check_is(s, "--config")) {
+			if (!(a->config = cmd_check_value(argc, argv, &i, "--config")))
+				return false;
+		} else if (!strcmp(s, "--no-config")) {
+			a->no_config = true;
+		} else if (cmd_check_is(s, "--baseline")) {
+			if (!(a->baseline = cmd_check_value(argc, argv, &i, "--baseline")))
+				return false;
+		} else if (cmd_check_is(s, "--write-baseline")) {
+			if (!(a->write_baseline = cmd_check_value(argc, argv, &i, "--write-baseline")))
+				return false;
+		} else if (cmd_check_is(s, "--format")) {
+			if (!(v = cmd_check_value(argc, argv, &i, "--format")))
+				return false;
+			if (!report_format_parse(v, &a->format)) {
+				fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
+				return false;
+			}
+		} else if (cmd_check_is(s, "--max-errors")) {
+			if (!(v = cmd_check_value(argc, argv, &i, "--max-errors")) ||
+			    !cmd_uint_arg("--max-errors", v, &a->max_errors))
+				return false;
+		} else if (!strcmp(s, "--exit-zero")) {
+			/* applied in the second pass */
+		} else if (s[0] == '-' && s[1] == '-') {
+			/* Every other option takes a value. */
+			if (!strchr(s, '=') && i + 1 >= argc) {
+				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
+				return false;
+			}
+			if (!strchr(s, '='))
+				i++;
+		} else if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for check\n", s);
+			return false;
+		} else {
+			a->files[a->nfiles++] = argv[i];
+		}
+	}
+	return true;
+}
+
+/* Second pass: command-line settings on top of the config file. */
+static bool cmd_check_apply(int argc, char **argv, struct config *c)
+{
+	char err[512];
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (s[0] != '-' || s[1] != '-')
+			continue;
+		if (!strcmp(s, "--no-config") || !strcmp(s, "--exit-zero")) {
+			if (!strcmp(s, "--exit-zero"))
+				c->exit_zero = true;
+			continue;
+		}
+		/* Split --name[=value]. */
+		char name[128];
+		const char *eq = strchr(s, '=');
+		size_t n = eq ? (size_t)(eq - s) : strlen(s);
+		if (n >= sizeof name)
+			n = sizeof name - 1;
+		memcpy(name, s, n);
+		name[n] = 0;
+		const char *v = eq ? eq + 1 : argv[++i];
+		bool ok = true;
+		if (!strcmp(name, "--config") || !strcmp(name, "--baseline") || !strcmp(name, "--write-baseline") ||
+		    !strcmp(name, "--format") || !strcmp(name, "--max-errors"))
+			continue;
+		int r = config_set_arg(c, name, v, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for check (see 'hlolint check --help' "
+					"and 'hlolint rules')\n", name);
+			return false;
+		}
+		ok = r > 0;
+		if (!ok) {
+			fprintf(stderr, "hlolint: error: %s\n", err);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Parses one input and runs the rules over its valid modules.  Returns
+ * false when the file could not be read or had errors. */
+static bool cmd_check_file(const char *path, uint32_t index, struct config *c, struct diag_sink *d,
+			   struct finding_sink *sink, struct report *rep)
+{
+	struct source *src;
+	unsigned before = d->errors;
+	struct hlo_file *f = cmd_load(path, d, &src);
+	if (!f) {
+		source_free(src);
+		return false;
+	}
+	uint32_t from = sink->n;
+	sink->path = src->path;
+	sink->src = src;
+	sink->file_index = index;
+	struct mem_options mo = {
+		.target = c->target, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
+		.path = src->path,
+	};
+	bool ok = true;
+	for (struct hlo_module *m = f->modules; m; m = m->next) {
+		if (!m->valid)
+			continue;
+		struct mem_model *mm = mem_analyze(m, &mo, &f->arena);
+		sink->module_index = report_module(rep, src->path, m, mm);
+		sink->module_first = sink->n;
+		struct pass_context ctx = { .module = m, .diag = d, .findings = sink, .config = c, .mem = mm };
+		for (uint32_t k = 0; k < c->npasses; k++)
+			if (c->enabled[k] && pass_table[k]->run(m, &ctx) < 0)
+				ok = false;
+	}
+	finding_sink_finish(sink, from);
+	config_apply_suppressions(c, sink, from);
+	config_baseline_apply(c, sink, from);
+	report_file(rep, sink, from);
+	finding_sink_detach(sink, from);
+	sink->src = NULL;
+	parse_free(f);
+	source_free(src);
+	return ok && d->errors == before;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { .format = REPORT_TEXT, .max_errors = 20 };
+	a.files = xcalloc((size_t)argc + 1, sizeof *a.files);
+	bool help = false;
+	struct config cfg;
+	config_init(&cfg);
+	int rc = 2;
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	if (!cmd_check_scan(argc, argv, &a, &help))
+		goto done;
+	if (help) {
+		cmd_check_help(stdout);
+		rc = 0;
+		goto done;
+	}
+	if (!a.nfiles) {
+		cmd_check_help(stderr);
+		goto done;
+	}
+	d.max_errors = a.max_errors;
+	char *found = NULL;
+	const char *cfg_path = a.config;
+	if (!cfg_path && !a.no_config)
+		cfg_path = found = config_discover();
+	if (cfg_path && !config_load(&cfg, cfg_path, &d)) {
+		free(found);
+		goto done;
+	}
+	free(found);
+	if (!cmd_check_apply(argc, argv, &cfg))
+		goto done;
+	if (a.baseline && !config_baseline_load(&cfg, a.baseline, &d))
+		goto done;
+
+	struct finding_sink sink;
+	finding_sink_init(&sink);
+	sink.baseline_given = cfg.has_baseline;
+	struct report *rep = report_new(a.format, stdout, CHECK_VERSION);
+	bool ok = true;
+	unsigned bad = 0;
+	for (int k = 0; k < a.nfiles && !diag_full(&d); k++)
+		if (!cmd_check_file(a.files[k], (uint32_t)k, &cfg, &d, &sink, rep)) {
+			ok = false;
+			bad++;
+		}
+
+	const struct pass **ran = xcalloc(cfg.npasses + 1, sizeof *ran);
+	for (uint32_t k = 0, n = 0; k < cfg.npasses; k++)
+		if (cfg.enabled[k])
+			ran[n++] = pass_table[k];
+	if (!report_finish(rep, &sink, ran, bad)) {
+		fprintf(stderr, "hlolint: error: cannot write output\n");
+		ok = false;
+	}
+	free(ran);
+	unsigned failing = 0;
+	for (uint32_t k = 0; k < sink.n; k++)
+		failing += finding_fails(sink.items[k], cfg.fail_on);
+	if (a.write_baseline) {
+		char err[512];
+		if (!config_baseline_write(&sink, a.write_baseline, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			ok = false;
+		}
+		failing = 0;    /* everything found is now the baseline */
+	}
+	rc = !ok ? 2 : failing && !cfg.exit_zero ? 1 : 0;
+	report_free(rep);
+	finding_sink_free(&sink);
+done:
+	config_free(&cfg);
+	free(a.files);
+	return rc;
+}
+
+/* ---- hlolint rules ---- */
+
+static const char *cmd_rules_kind(enum config_option_kind k)
+{
+	switch (k) {
+	case OPTK_BYTES: return "BYTES";
+	case OPTK_INT: return "N";
+	case OPTK_RATIO: return "RATIO";
+	case OPTK_FRACTION: return "FRACTION";
+	}
+	return "VALUE";
+}
+
+int cmd_rules(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: hlolint rules\n\nLists the rules of 'hlolint check' with a one-line summary and "
+			       "their options.\nDocs: docs/rules/<rule>.md.\n");
+			return 0;
+		}
+		fprintf(stderr, "hlolint: error: rules takes no arguments\n");
+		return 2;
+	}
+	for (const struct pass *const *p = pass_table; *p; p++) {
+		if ((*p)->rewrites)
+			continue;
+		printf("%-22s %s\n", (*p)->name, (*p)->summary);
+		for (int k = 0; k < CONFIG_OPT_COUNT; k++)
+			if (!strcmp(config_options[k].rule, (*p)->name))
+				printf("  --%s %s (default %s): %s\n", config_options[k].name,
+				       cmd_rules_kind(config_options[k].kind), config_options[k].def, config_options[k].help);
+	}
+	return fflush(stdout) == 0 ? 0 : 2;
+}

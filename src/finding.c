@@ -1,0 +1,360 @@
+/* finding.c - findings of `hlolint check`: creation from an instruction
+ * (location, names, shape, op_name, Python source), notes, suggestions,
+ * rule fields, fingerprints, ordering; all in the sink's arena.  It does not
+ * print (report.c) or judge suppressions and baselines (config.c). */
+#include "finding.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attr.h"
+
+void finding_sink_init(struct finding_sink *s)
+{
+	memset(s, 0, sizeof *s);
+	arena_init(&s->arena);
+}
+
+void finding_sink_free(struct finding_sink *s)
+{
+	free(s->items);
+	arena_free(&s->arena);
+	memset(s, 0, sizeof *s);
+}
+
+const char *finding_strdup(struct finding_sink *s, const char *str)
+{
+	return arena_strndup(&s->arena, str ? str : "", str ? strlen(str) : 0);
+}
+
+static const char *finding_vformat(struct finding_sink *s, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	char small[256];
+	int n = vsnprintf(small, sizeof small, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return "";
+	if ((size_t)n < sizeof small)
+		return arena_strndup(&s->arena, small, (size_t)n);
+	char *buf = arena_alloc(&s->arena, (size_t)n + 1);
+	vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	return buf;
+}
+
+/* The shape text of sh (with or without layout) in the arena. */
+static const char *finding_shape_text(struct finding_sink *s, const struct hlo_shape *sh, bool layout)
+{
+	if (!sh)
+		return "";
+	char small[256];
+	size_t n = ir_shape_format(sh, layout, small, sizeof small);
+	if (n < sizeof small)
+		return arena_strndup(&s->arena, small, n);
+	char *buf = arena_alloc(&s->arena, n + 1);
+	ir_shape_format(sh, layout, buf, n + 1);
+	return buf;
+}
+
+/* op_name and Python source of i from its metadata (scratch decode). */
+static void finding_metadata(struct finding_sink *s, struct finding *f, const struct hlo_module *m,
+			     const struct hlo_instr *i)
+{
+	const struct hlo_attr *at = ir_attr(i, ATTR_METADATA);
+	if (!at)
+		return;
+	struct arena *a = &m->file->arena;
+	struct arena_mark mark = arena_mark(a);
+	struct hlo_metadata md;
+	if (attr_metadata(m->file, ir_attr_value(at), a, &md, NULL)) {
+		if (md.op_name)
+			f->op_name = finding_strdup(s, md.op_name);
+		const char *file;
+		int64_t line;
+		if (attr_metadata_source(m, &md, a, &file, &line)) {
+			f->source_file = finding_strdup(s, file);
+			f->source_line = line;
+		}
+	}
+	arena_release(a, mark);
+}
+
+struct finding *finding_add(struct finding_sink *s, const char *rule, enum finding_severity sev,
+			    const struct hlo_module *m, const struct hlo_instr *i, const char *fmt, ...)
+{
+	struct finding *f = arena_alloc(&s->arena, sizeof *f);
+	f->rule = finding_strdup(s, rule);
+	f->severity = sev;
+	f->path = finding_strdup(s, s->path ? s->path : (m->file->src ? m->file->src->path : ""));
+	f->src = s->src ? s->src : m->file->src;
+	f->file_index = s->file_index;
+	f->module_index = s->module_index;
+	f->module = m->name ? finding_strdup(s, m->name->str) : "";
+	f->computation = f->instruction = f->opcode = f->shape = f->shape_bare = f->op_name = "";
+	f->bytes = -1;
+	if (i) {
+		f->computation = finding_strdup(s, i->comp->name->str);
+		f->instruction = arena_strndup(&s->arena, i->name, i->name_len);
+		f->opcode = i->op < OP_COUNT ? ir_opcode_name((enum opcode)i->op) : "";
+		f->shape = finding_shape_text(s, i->shape, true);
+		f->shape_bare = finding_shape_text(s, i->shape, false);
+		/* The caret goes under the name: what a reader searches for. */
+		f->span = ir_instr_name_span(i);
+		finding_metadata(s, f, m, i);
+	} else {
+		f->span = m->has_header ? m->header : m->span;
+	}
+	f->order = span_is_none(f->span) ? 0 : f->span.start;
+	if (f->src && !span_is_none(f->span)) {
+		source_position(f->src, f->span.start, &f->line, &f->col);
+		source_position(f->src, f->span.end, &f->end_line, &f->end_col);
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	f->message = finding_vformat(s, fmt, ap);
+	va_end(ap);
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->items = xreallocarray(s->items, s->cap, sizeof *s->items);
+	}
+	s->items[s->n++] = f;
+	return f;
+}
+
+void finding_note(struct finding_sink *s, struct finding *f, const char *fmt, ...)
+{
+	struct finding_note *n = arena_alloc(&s->arena, sizeof *n);
+	va_list ap;
+	va_start(ap, fmt);
+	n->text = finding_vformat(s, fmt, ap);
+	va_end(ap);
+	if (f->notes_tail)
+		f->notes_tail->next = n;
+	else
+		f->notes = n;
+	f->notes_tail = n;
+}
+
+void finding_set_key(struct finding_sink *s, struct finding *f, const char *key)
+{
+	f->key = finding_strdup(s, key);
+}
+
+void finding_set_bytes(struct finding *f, int64_t bytes)
+{
+	f->bytes = bytes;
+}
+
+void finding_suggest_sharding(struct finding_sink *s, struct finding *f, const char *sharding)
+{
+	f->suggest = SUGGEST_SHARDING;
+	f->suggest_text = finding_strdup(s, sharding);
+}
+
+void finding_suggest_shape(struct finding_sink *s, struct finding *f, const char *shape)
+{
+	f->suggest = SUGGEST_SHAPE;
+	f->suggest_text = finding_strdup(s, shape);
+}
+
+void finding_suggest_memory_space(struct finding *f, int64_t space)
+{
+	f->suggest = SUGGEST_MEMORY_SPACE;
+	f->suggest_int = space;
+}
+
+void finding_suggest_donation(struct finding *f, int64_t parameter)
+{
+	f->suggest = SUGGEST_DONATE_PARAMETER;
+	f->suggest_int = parameter;
+}
+
+static struct finding_field *finding_field(struct finding_sink *s, struct finding *f, const char *key,
+					   enum finding_field_kind kind)
+{
+	struct finding_field *x = arena_alloc(&s->arena, sizeof *x);
+	x->key = finding_strdup(s, key);
+	x->kind = kind;
+	if (f->fields_tail)
+		f->fields_tail->next = x;
+	else
+		f->fields = x;
+	f->fields_tail = x;
+	return x;
+}
+
+void finding_field_int(struct finding_sink *s, struct finding *f, const char *key, int64_t v)
+{
+	finding_field(s, f, key, FIELD_INT)->i = v;
+}
+
+void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v)
+{
+	finding_field(s, f, key, FIELD_BOOL)->i = v;
+}
+
+void finding_field_string(struct finding_sink *s, struct finding *f, const char *key, const char *v)
+{
+	finding_field(s, f, key, FIELD_STRING)->s = finding_strdup(s, v);
+}
+
+void finding_field_null(struct finding_sink *s, struct finding *f, const char *key)
+{
+	finding_field(s, f, key, FIELD_NULL);
+}
+
+/* ---- Fingerprints ---- */
+
+struct finding_hash {
+	uint64_t h;
+};
+
+static void finding_hash_bytes(struct finding_hash *h, const char *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		h->h ^= (unsigned char)p[k];
+		h->h *= 0x100000001b3ull;   /* FNV-1a 64 */
+	}
+	h->h ^= 0xff;                       /* field separator */
+	h->h *= 0x100000001b3ull;
+}
+
+static void finding_hash_str(struct finding_hash *h, const char *s)
+{
+	finding_hash_bytes(h, s ? s : "", s ? strlen(s) : 0);
+}
+
+static bool finding_all_digits(const char *p, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (p[k] < '0' || p[k] > '9')
+			return false;
+	return true;
+}
+
+/* A name without what changes from one compile to the next: ".123"
+ * uniquifying suffixes and, with dump_prefix, a "module_0042." prefix. */
+static void finding_hash_stem(struct finding_hash *h, const char *name, bool dump_prefix)
+{
+	const char *p = name, *end = name + strlen(name);
+	if (dump_prefix && !strncmp(p, "module_", 7)) {
+		const char *dot = strchr(p + 7, '.');
+		if (dot && finding_all_digits(p + 7, (size_t)(dot - p - 7)))
+			p = dot + 1;
+	}
+	for (;;) {
+		const char *dot = end;
+		while (dot > p && dot[-1] != '.')
+			dot--;
+		if (dot <= p || !finding_all_digits(dot, (size_t)(end - dot)))
+			break;
+		end = dot - 1;
+	}
+	finding_hash_bytes(h, p, (size_t)(end - p));
+}
+
+void finding_fingerprint(const struct finding *f, char out[17])
+{
+	struct finding_hash h = { 0xcbf29ce484222325ull };
+	finding_hash_str(&h, "hlolint-fingerprint-1");
+	finding_hash_str(&h, f->rule);
+	finding_hash_stem(&h, f->module, true);
+	if (f->op_name && f->op_name[0]) {
+		finding_hash_str(&h, f->op_name);
+	} else {
+		finding_hash_str(&h, f->opcode);
+		finding_hash_stem(&h, f->instruction, false);
+	}
+	finding_hash_str(&h, f->shape_bare);
+	finding_hash_str(&h, f->key);
+	if (f->source_file) {
+		const char *base = strrchr(f->source_file, '/');
+		char line[32];
+		snprintf(line, sizeof line, ":%lld", (long long)f->source_line);
+		finding_hash_str(&h, base ? base + 1 : f->source_file);
+		finding_hash_str(&h, line);
+	} else {
+		finding_hash_str(&h, "");
+		finding_hash_str(&h, "");
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h.h);
+}
+
+/* ---- Ordering ---- */
+
+static int finding_cmp(const void *pa, const void *pb)
+{
+	const struct finding *a = *(const struct finding *const *)pa;
+	const struct finding *b = *(const struct finding *const *)pb;
+	if (a->file_index != b->file_index)
+		return a->file_index < b->file_index ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return strcmp(a->rule, b->rule);
+}
+
+void finding_sink_finish(struct finding_sink *s, uint32_t from)
+{
+	if (from >= s->n)
+		return;
+	uint32_t n = s->n - from;
+	struct finding **tmp = s->items + from;
+	for (uint32_t k = 0; k < n; k++)
+		finding_fingerprint(tmp[k], tmp[k]->fingerprint);
+	/* A bottom-up merge sort: stable (qsort is not), so findings on the same
+	 * instruction keep the order their rule emitted them in. */
+	struct finding **buf = xcalloc(n, sizeof *buf);
+	for (uint32_t width = 1; width < n; width *= 2) {
+		for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+			uint32_t mid = lo + width < n ? lo + width : n;
+			uint32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			uint32_t x = lo, y = mid, k = lo;
+			while (x < mid && y < hi) {
+				int c = finding_cmp(&tmp[y], &tmp[x]);
+				buf[k++] = c < 0 ? tmp[y++] : tmp[x++];
+			}
+			while (x < mid)
+				buf[k++] = tmp[x++];
+			while (y < hi)
+				buf[k++] = tmp[y++];
+		}
+		memcpy(tmp, buf, n * sizeof *tmp);
+	}
+	free(buf);
+}
+
+void finding_sink_detach(struct finding_sink *s, uint32_t from)
+{
+	for (uint32_t k = from; k < s->n; k++)
+		s->items[k]->src = NULL;
+}
+
+/* ---- Severities ---- */
+
+const char *finding_severity_name(enum finding_severity sev)
+{
+	switch (sev) {
+	case FINDING_NOTE: return "note";
+	case FINDING_WARNING: return "warning";
+	case FINDING_ERROR: break;
+	}
+	return "error";
+}
+
+bool finding_severity_parse(const char *name, enum finding_severity *out)
+{
+	static const char *const names[] = { "note", "warning", "error" };
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(name, names[k])) {
+			*out = (enum finding_severity)k;
+			return true;
+		}
+	return false;
+}
+
+bool finding_fails(const struct finding *f, enum finding_severity fail_on)
+{
+	return !f->suppressed && !f->baseline && f->severity >= fail_on;
+}

@@ -1,0 +1,656 @@
+/* report.c - writes findings as text, JSON, SARIF or GitHub annotations.
+ * Text and github hide suppressed and baseline findings (the summary counts
+ * them); JSON and SARIF keep them marked, through json.h.  It does not
+ * decide severities, suppressions or the exit status. */
+#include "report.h"
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "diag.h"
+#include "json.h"
+#include "mem.h"
+#include "size.h"
+
+/* One checked module, for the "modules" array of JSON. */
+struct report_mod {
+	const char *path, *module, *target;
+	bool partitioned;
+	int64_t num_partitions;
+	bool has_mem;
+	uint64_t hbm, peak, argument, output, alias, temp, host, padding;
+	const char *peak_instr, *peak_comp;
+};
+
+struct report {
+	enum report_format fmt;
+	FILE *out;
+	const char *version;
+	struct arena arena;
+	struct report_mod *mods;
+	uint32_t nmods, cap;
+};
+
+bool report_format_parse(const char *name, enum report_format *out)
+{
+	static const char *const names[] = { "text", "json", "sarif", "github", NULL };
+	for (int k = 0; names[k]; k++)
+		if (!strcmp(name, names[k])) {
+			*out = (enum report_format)k;
+			return true;
+		}
+	return false;
+}
+
+struct report *report_new(enum report_format fmt, FILE *out, const char *version)
+{
+	struct report *r = xcalloc(1, sizeof *r);
+	r->fmt = fmt;
+	r->out = out;
+	r->version = version;
+	arena_init(&r->arena);
+	return r;
+}
+
+void report_free(struct report *r)
+{
+	if (!r)
+		return;
+	free(r->mods);
+	arena_free(&r->arena);
+	free(r);
+}
+
+static const char *report_dup(struct report *r, const char *s)
+{
+	return s ? arena_strndup(&r->arena, s, strlen(s)) : NULL;
+}
+
+uint32_t report_module(struct report *r, const char *path, const struct hlo_module *m,
+		       const struct mem_model *mm)
+{
+	if (r->nmods == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 8;
+		r->mods = xreallocarray(r->mods, r->cap, sizeof *r->mods);
+	}
+	struct report_mod *x = &r->mods[r->nmods];
+	memset(x, 0, sizeof *x);
+	x->path = report_dup(r, path);
+	x->module = report_dup(r, m->name ? m->name->str : "");
+	x->num_partitions = m->num_partitions;
+	if (mm) {
+		x->has_mem = true;
+		x->target = report_dup(r, mm->target ? mm->target->name : NULL);
+		x->partitioned = mm->partitioned;
+		x->hbm = mm->hbm_bytes;
+		x->peak = mm->peak_bytes;
+		x->argument = mm->argument_bytes;
+		x->output = mm->output_bytes;
+		x->alias = mm->alias_bytes;
+		x->temp = mm->temp_bytes;
+		x->host = mm->host_bytes;
+		x->padding = mm->padding_bytes;
+		if (mm->peak_at) {
+			x->peak_instr = arena_strndup(&r->arena, mm->peak_at->name, mm->peak_at->name_len);
+			x->peak_comp = report_dup(r, mm->peak_at->comp->name->str);
+		}
+	}
+	return r->nmods++;
+}
+
+/* ---- JSON pieces (json.h) ---- */
+
+static void report_kv_str(struct json_writer *w, const char *key, const char *v)
+{
+	json_key(w, key);
+	if (v)
+		json_string(w, v);
+	else
+		json_null(w);
+}
+
+static void report_kv_int(struct json_writer *w, const char *key, int64_t v)
+{
+	json_key(w, key);
+	json_int(w, v);
+}
+
+/* A byte count, null when unknown (< 0). */
+static void report_kv_bytes(struct json_writer *w, const char *key, int64_t v)
+{
+	json_key(w, key);
+	if (v >= 0)
+		json_int(w, v);
+	else
+		json_null(w);
+}
+
+static void report_json_suggestion(struct json_writer *w, const struct finding *f)
+{
+	json_key(w, "suggestion");
+	if (f->suggest == SUGGEST_NONE) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	switch (f->suggest) {
+	case SUGGEST_NONE: break;
+	case SUGGEST_SHARDING: report_kv_str(w, "sharding", f->suggest_text); break;
+	case SUGGEST_SHAPE: report_kv_str(w, "shape", f->suggest_text); break;
+	case SUGGEST_MEMORY_SPACE: report_kv_int(w, "memory_space", f->suggest_int); break;
+	case SUGGEST_DONATE_PARAMETER: report_kv_int(w, "donate_parameter", f->suggest_int); break;
+	}
+	json_end_object(w);
+}
+
+/* Rule-specific fields as more keys of the enclosing object. */
+static void report_json_fields(struct json_writer *w, const struct finding *f)
+{
+	for (const struct finding_field *x = f->fields; x; x = x->next) {
+		json_key(w, x->key);
+		switch (x->kind) {
+		case FIELD_INT: json_int(w, x->i); break;
+		case FIELD_BOOL: json_bool(w, x->i != 0); break;
+		case FIELD_STRING: json_string(w, x->s); break;
+		case FIELD_NULL: json_null(w); break;
+		}
+	}
+}
+
+static void report_json_notes(struct json_writer *w, const struct finding *f)
+{
+	json_key(w, "notes");
+	json_begin_array(w);
+	for (const struct finding_note *n = f->notes; n; n = n->next)
+		json_string(w, n->text);
+	json_end_array(w);
+}
+
+static void report_json_source(struct json_writer *w, const struct finding *f)
+{
+	json_key(w, "source");
+	if (!f->source_file) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	report_kv_str(w, "file", f->source_file);
+	report_kv_int(w, "line", f->source_line);
+	json_end_object(w);
+}
+
+/* ---- Text ---- */
+
+static void report_text_suggestion(FILE *out, const struct finding *f)
+{
+	switch (f->suggest) {
+	case SUGGEST_NONE: break;
+	case SUGGEST_SHARDING: fprintf(out, "note: suggestion: sharding=%s\n", f->suggest_text); break;
+	case SUGGEST_SHAPE: fprintf(out, "note: suggestion: shape %s\n", f->suggest_text); break;
+	case SUGGEST_MEMORY_SPACE:
+		fprintf(out, "note: suggestion: memory space S(%lld)\n", (long long)f->suggest_int);
+		break;
+	case SUGGEST_DONATE_PARAMETER:
+		fprintf(out, "note: suggestion: donate parameter %lld (donate_argnums)\n", (long long)f->suggest_int);
+		break;
+	}
+}
+
+static void report_text_one(FILE *out, const struct finding *f)
+{
+	if (f->line)
+		fprintf(out, "%s:%llu:%llu: ", f->path, (unsigned long long)f->line, (unsigned long long)f->col);
+	else
+		fprintf(out, "%s: ", f->path);
+	fprintf(out, "%s: %s [%s]\n", finding_severity_name(f->severity), f->message, f->rule);
+	if (f->src)
+		diag_print_line(out, f->src, f->span);
+	/* The Python line first, located so that editors jump to it. */
+	if (f->source_file && f->source_line > 0)
+		fprintf(out, "%s:%lld: note: Python source%s%s%s\n", f->source_file, (long long)f->source_line,
+			f->op_name[0] ? " (op_name \"" : "", f->op_name, f->op_name[0] ? "\")" : "");
+	else if (f->source_file)
+		fprintf(out, "%s: note: Python source%s%s%s\n", f->source_file, f->op_name[0] ? " (op_name \"" : "",
+			f->op_name, f->op_name[0] ? "\")" : "");
+	else if (f->op_name[0])
+		fprintf(out, "note: op_name \"%s\"\n", f->op_name);
+	for (const struct finding_note *n = f->notes; n; n = n->next)
+		fprintf(out, "note: %s\n", n->text);
+	report_text_suggestion(out, f);
+}
+
+/* ---- GitHub workflow commands ---- */
+
+/* Escapes a property (prop) or the message data of a workflow command. */
+static void report_gh_escape(FILE *out, const char *s, bool prop)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': fputs("%25", out); break;
+		case '\r': fputs("%0D", out); break;
+		case '\n': fputs("%0A", out); break;
+		case ':': prop ? fputs("%3A", out) : fputc(':', out); break;
+		case ',': prop ? fputs("%2C", out) : fputc(',', out); break;
+		default: fputc(*s, out); break;
+		}
+	}
+}
+
+static void report_github_one(FILE *out, const struct finding *f)
+{
+	static const char *const cmd[] = { "notice", "warning", "error" };
+	fprintf(out, "::%s file=", cmd[f->severity]);
+	report_gh_escape(out, f->path, true);
+	if (f->line) {
+		fprintf(out, ",line=%llu,col=%llu", (unsigned long long)f->line, (unsigned long long)f->col);
+		if (f->end_line == f->line && f->end_col > f->col)
+			fprintf(out, ",endColumn=%llu", (unsigned long long)f->end_col);
+	}
+	fputs(",title=", out);
+	report_gh_escape(out, f->rule, true);
+	fputs("::", out);
+	report_gh_escape(out, f->message, false);
+	if (f->source_file) {
+		char line[48];
+		snprintf(line, sizeof line, ":%lld", (long long)f->source_line);
+		fputs("%0APython source: ", out);
+		report_gh_escape(out, f->source_file, false);
+		fputs(line, out);
+	}
+	for (const struct finding_note *n = f->notes; n; n = n->next) {
+		fputs("%0A", out);
+		report_gh_escape(out, n->text, false);
+	}
+	fputc('\n', out);
+}
+
+void report_file(struct report *r, const struct finding_sink *s, uint32_t from)
+{
+	if (r->fmt != REPORT_TEXT && r->fmt != REPORT_GITHUB)
+		return;
+	for (uint32_t k = from; k < s->n; k++) {
+		const struct finding *f = s->items[k];
+		if (f->suppressed || f->baseline)
+			continue;
+		if (r->fmt == REPORT_TEXT)
+			report_text_one(r->out, f);
+		else
+			report_github_one(r->out, f);
+	}
+	fflush(r->out);
+}
+
+/* ---- JSON document ---- */
+
+/* The module summary: the fields of `hlolint mem --format json` (same
+ * order, cmd_mem.c) without "largest". */
+static void report_json_module(struct json_writer *w, const struct report_mod *x)
+{
+	json_begin_object(w);
+	report_kv_str(w, "path", x->path);
+	report_kv_str(w, "module", x->module);
+	json_key(w, "partitioned");
+	if (x->has_mem)
+		json_bool(w, x->partitioned);
+	else
+		json_null(w);
+	report_kv_int(w, "num_partitions", x->num_partitions);
+	report_kv_str(w, "target", x->target);
+	if (x->has_mem) {
+		json_key(w, "hbm_bytes");
+		if (x->hbm)
+			json_uint(w, x->hbm);
+		else
+			json_null(w);
+		const struct {
+			const char *key;
+			uint64_t v;
+		} sizes[] = {
+			{ "peak_bytes", x->peak }, { "argument_bytes", x->argument }, { "output_bytes", x->output },
+			{ "alias_bytes", x->alias }, { "temp_bytes", x->temp }, { "host_bytes", x->host },
+			{ "padding_bytes", x->padding },
+		};
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			json_key(w, sizes[k].key);
+			json_uint(w, sizes[k].v);
+		}
+		json_key(w, "peak_at");
+		if (x->peak_instr) {
+			json_begin_object(w);
+			report_kv_str(w, "instruction", x->peak_instr);
+			report_kv_str(w, "computation", x->peak_comp);
+			json_end_object(w);
+		} else {
+			json_null(w);
+		}
+	}
+	json_end_object(w);
+}
+
+static void report_json_finding(struct json_writer *w, const struct finding *f)
+{
+	json_begin_object(w);
+	report_kv_str(w, "rule", f->rule);
+	report_kv_str(w, "severity", finding_severity_name(f->severity));
+	report_kv_str(w, "path", f->path);
+	report_kv_int(w, "line", (int64_t)f->line);
+	report_kv_int(w, "column", (int64_t)f->col);
+	report_kv_str(w, "module", f->module);
+	report_kv_str(w, "computation", f->computation);
+	report_kv_str(w, "instruction", f->instruction);
+	report_kv_str(w, "opcode", f->opcode);
+	report_kv_str(w, "shape", f->shape);
+	report_kv_bytes(w, "bytes", f->bytes);
+	report_kv_str(w, "op_name", f->op_name);
+	report_json_source(w, f);
+	report_kv_str(w, "message", f->message);
+	report_json_notes(w, f);
+	report_json_suggestion(w, f);
+	report_json_fields(w, f);
+	report_kv_str(w, "fingerprint", f->fingerprint);
+	json_key(w, "suppressed");
+	json_bool(w, f->suppressed);
+	report_kv_str(w, "suppression", f->suppressed ? f->suppress_reason : NULL);
+	json_key(w, "baseline");
+	json_bool(w, f->baseline);
+	json_end_object(w);
+}
+
+static void report_json_doc(struct report *r, const struct finding_sink *s)
+{
+	struct json_writer w;
+	json_init(&w, r->out, 2);
+	json_begin_object(&w);
+	report_kv_int(&w, "schema", 1);
+	json_key(&w, "modules");
+	json_begin_array(&w);
+	for (uint32_t k = 0; k < r->nmods; k++)
+		report_json_module(&w, &r->mods[k]);
+	json_end_array(&w);
+	json_key(&w, "findings");
+	json_begin_array(&w);
+	for (uint32_t k = 0; k < s->n; k++)
+		report_json_finding(&w, s->items[k]);
+	json_end_array(&w);
+	json_end_object(&w);
+	json_finish(&w);
+}
+
+/* ---- SARIF ---- */
+
+#define REPORT_SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+/* A URI for a path: absolute paths become file:///..., relative ones stay
+ * relative references; bytes outside RFC 3986's unreserved set and '/'
+ * are percent-encoded.  Returns a malloc'd string. */
+static char *report_uri(const char *path)
+{
+	size_t n = strlen(path);
+	char *u = xmalloc(n * 3 + 8), *q = u;
+	if (path[0] == '/')
+		q += sprintf(q, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			*q++ = (char)*p;
+		else
+			q += sprintf(q, "%%%02X", *p);
+	}
+	*q = 0;
+	return u;
+}
+
+static void report_kv_uri(struct json_writer *w, const char *key, const char *path)
+{
+	char *u = report_uri(path);
+	report_kv_str(w, key, u);
+	free(u);
+}
+
+/* "host-transfer" -> "HostTransfer" (SARIF rule names are identifiers). */
+static void report_rule_name(struct json_writer *w, const char *id)
+{
+	size_t n = strlen(id);
+	char *name = xmalloc(n + 1), *q = name;
+	bool up = true;
+	for (const char *p = id; *p; p++) {
+		if (*p == '-' || *p == '_') {
+			up = true;
+			continue;
+		}
+		*q++ = up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+		up = false;
+	}
+	*q = 0;
+	report_kv_str(w, "name", name);
+	free(name);
+}
+
+static void report_text_obj(struct json_writer *w, const char *key, const char *text)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	report_kv_str(w, "text", text);
+	json_end_object(w);
+}
+
+static void report_sarif_rule(struct json_writer *w, const struct pass *p)
+{
+	json_begin_object(w);
+	report_kv_str(w, "id", p->name);
+	report_rule_name(w, p->name);
+	report_text_obj(w, "shortDescription", p->summary);
+	report_text_obj(w, "fullDescription", p->summary);
+	/* The help text: the summary, the options, a pointer to the docs. */
+	size_t cap = strlen(p->summary) + 2 * strlen(p->name) + 64;
+	for (int k = 0; k < CONFIG_OPT_COUNT; k++)
+		if (!strcmp(config_options[k].rule, p->name))
+			cap += strlen(config_options[k].name) + strlen(config_options[k].def) +
+			       strlen(config_options[k].help) + 32;
+	char *help = xmalloc(cap);
+	size_t len = (size_t)snprintf(help, cap, "%s.", p->summary);
+	for (int k = 0; k < CONFIG_OPT_COUNT; k++)
+		if (!strcmp(config_options[k].rule, p->name))
+			len += (size_t)snprintf(help + len, cap - len, "\nOption --%s (default %s): %s.",
+						config_options[k].name, config_options[k].def, config_options[k].help);
+	snprintf(help + len, cap - len, "\nSee docs/rules/%s.md.", p->name);
+	report_text_obj(w, "help", help);
+	free(help);
+	char uri[256];
+	snprintf(uri, sizeof uri, "docs/rules/%s.md", p->name);
+	report_kv_str(w, "helpUri", uri);
+	json_key(w, "defaultConfiguration");
+	json_begin_object(w);
+	report_kv_str(w, "level", "warning");
+	json_end_object(w);
+	json_end_object(w);
+}
+
+static void report_sarif_region(struct json_writer *w, const struct finding *f)
+{
+	json_key(w, "region");
+	json_begin_object(w);
+	report_kv_int(w, "startLine", (int64_t)f->line);
+	report_kv_int(w, "startColumn", (int64_t)f->col);
+	if (f->end_line >= f->line && (f->end_line > f->line || f->end_col > f->col)) {
+		report_kv_int(w, "endLine", (int64_t)f->end_line);
+		report_kv_int(w, "endColumn", (int64_t)f->end_col);
+	}
+	json_end_object(w);
+}
+
+static void report_sarif_result(struct json_writer *w, const struct finding *f, int rule_index, bool has_baseline)
+{
+	static const char *const level[] = { "note", "warning", "error" };
+	json_begin_object(w);
+	report_kv_str(w, "ruleId", f->rule);
+	if (rule_index >= 0)
+		report_kv_int(w, "ruleIndex", rule_index);
+	report_kv_str(w, "level", level[f->severity]);
+	report_text_obj(w, "message", f->message);
+	json_key(w, "locations");
+	json_begin_array(w);
+	json_begin_object(w);
+	json_key(w, "physicalLocation");
+	json_begin_object(w);
+	json_key(w, "artifactLocation");
+	json_begin_object(w);
+	report_kv_uri(w, "uri", f->path);
+	json_end_object(w);
+	if (f->line)
+		report_sarif_region(w, f);
+	json_end_object(w);
+	if (f->instruction[0]) {
+		json_key(w, "logicalLocations");
+		json_begin_array(w);
+		json_begin_object(w);
+		report_kv_str(w, "name", f->instruction);
+		size_t n = strlen(f->module) + strlen(f->computation) + strlen(f->instruction) + 3;
+		char *fq = xmalloc(n);
+		snprintf(fq, n, "%s/%s/%s", f->module, f->computation, f->instruction);
+		report_kv_str(w, "fullyQualifiedName", fq);
+		free(fq);
+		json_end_object(w);
+		json_end_array(w);
+	}
+	json_end_object(w);
+	json_end_array(w);
+	if (f->source_file) {
+		json_key(w, "relatedLocations");
+		json_begin_array(w);
+		json_begin_object(w);
+		report_kv_int(w, "id", 1);
+		json_key(w, "physicalLocation");
+		json_begin_object(w);
+		json_key(w, "artifactLocation");
+		json_begin_object(w);
+		report_kv_uri(w, "uri", f->source_file);
+		json_end_object(w);
+		if (f->source_line > 0) {
+			json_key(w, "region");
+			json_begin_object(w);
+			report_kv_int(w, "startLine", f->source_line);
+			json_end_object(w);
+		}
+		json_end_object(w);
+		size_t n = strlen(f->op_name) + 40;
+		char *msg = xmalloc(n);
+		snprintf(msg, n, f->op_name[0] ? "Python source of %s" : "Python source", f->op_name);
+		report_text_obj(w, "message", msg);
+		free(msg);
+		json_end_object(w);
+		json_end_array(w);
+	}
+	json_key(w, "partialFingerprints");
+	json_begin_object(w);
+	report_kv_str(w, "hlolint/v1", f->fingerprint);
+	json_end_object(w);
+	json_key(w, "properties");
+	json_begin_object(w);
+	report_kv_str(w, "module", f->module);
+	report_kv_str(w, "computation", f->computation);
+	report_kv_str(w, "instruction", f->instruction);
+	report_kv_str(w, "shape", f->shape);
+	report_kv_bytes(w, "bytes", f->bytes);
+	report_kv_str(w, "op_name", f->op_name);
+	report_json_notes(w, f);
+	report_json_suggestion(w, f);
+	report_json_fields(w, f);
+	json_end_object(w);
+	if (has_baseline)
+		report_kv_str(w, "baselineState", f->baseline ? "unchanged" : "new");
+	if (f->suppressed) {
+		json_key(w, "suppressions");
+		json_begin_array(w);
+		json_begin_object(w);
+		report_kv_str(w, "kind", "external");
+		report_kv_str(w, "justification", f->suppress_reason ? f->suppress_reason : "");
+		json_end_object(w);
+		json_end_array(w);
+	}
+	json_end_object(w);
+}
+
+static void report_sarif_doc(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
+			     bool has_baseline)
+{
+	struct json_writer w;
+	json_init(&w, r->out, 2);
+	json_begin_object(&w);
+	report_kv_str(&w, "$schema", REPORT_SARIF_SCHEMA);
+	report_kv_str(&w, "version", "2.1.0");
+	json_key(&w, "runs");
+	json_begin_array(&w);
+	json_begin_object(&w);
+	json_key(&w, "tool");
+	json_begin_object(&w);
+	json_key(&w, "driver");
+	json_begin_object(&w);
+	report_kv_str(&w, "name", "hlolint");
+	report_kv_str(&w, "version", r->version);
+	json_key(&w, "rules");
+	json_begin_array(&w);
+	int nrules = 0;
+	for (const struct pass *const *p = rules; p && *p; p++, nrules++)
+		report_sarif_rule(&w, *p);
+	json_end_array(&w);
+	json_end_object(&w);
+	json_end_object(&w);
+	/* Columns count bytes; HLO text is ASCII outside string literals. */
+	report_kv_str(&w, "columnKind", "unicodeCodePoints");
+	json_key(&w, "results");
+	json_begin_array(&w);
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct finding *f = s->items[k];
+		int idx = -1;
+		for (int j = 0; j < nrules; j++)
+			if (!strcmp(rules[j]->name, f->rule))
+				idx = j;
+		report_sarif_result(&w, f, idx, has_baseline);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
+	json_end_array(&w);
+	json_end_object(&w);
+	json_finish(&w);
+}
+
+/* ---- Summary ---- */
+
+static void report_text_summary(struct report *r, const struct finding_sink *s, unsigned bad_files)
+{
+	unsigned count[3] = { 0, 0, 0 }, suppressed = 0, baseline = 0;
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct finding *f = s->items[k];
+		if (f->suppressed)
+			suppressed++;
+		else if (f->baseline)
+			baseline++;
+		else
+			count[f->severity]++;
+	}
+	fprintf(r->out, "hlolint: %u error%s, %u warning%s, %u note%s in %u module%s", count[2],
+		count[2] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s", count[0], count[0] == 1 ? "" : "s",
+		r->nmods, r->nmods == 1 ? "" : "s");
+	if (suppressed)
+		fprintf(r->out, "; %u suppressed", suppressed);
+	if (baseline)
+		fprintf(r->out, "; %u in baseline", baseline);
+	if (bad_files)
+		fprintf(r->out, "; %u file%s with errors (see above)", bad_files, bad_files == 1 ? "" : "s");
+	fputc('\n', r->out);
+}
+
+bool report_finish(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
+		   unsigned bad_files)
+{
+	bool has_baseline = false;
+	for (uint32_t k = 0; k < s->n && !has_baseline; k++)
+		has_baseline = s->items[k]->baseline;
+	switch (r->fmt) {
+	case REPORT_TEXT: report_text_summary(r, s, bad_files); break;
+	case REPORT_JSON: report_json_doc(r, s); break;
+	case REPORT_SARIF: report_sarif_doc(r, s, rules, has_baseline || s->baseline_given); break;
+	case REPORT_GITHUB: break;
+	}
+	return fflush(r->out) == 0 && !ferror(r->out);
+}

@@ -1,0 +1,43 @@
+/* report.h - output of `hlolint check`: text (clang-style, HLO line, caret,
+ * notes, summary), JSON schema 1, SARIF 2.1.0, GitHub annotations.  Text and
+ * github stream per file (the caret needs its source); JSON and SARIF are
+ * written at the end.  It does not decide suppressions or the exit status. */
+#ifndef HLO_REPORT_H
+#define HLO_REPORT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "finding.h"
+#include "ir.h"
+#include "pass.h"
+
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB };
+
+/* "text", "json", "sarif", "github"; false for anything else. */
+bool report_format_parse(const char *name, enum report_format *out);
+
+struct report;
+struct mem_model;
+
+/* A report writing to out; version is the tool's, for SARIF. */
+struct report *report_new(enum report_format fmt, FILE *out, const char *version);
+void report_free(struct report *r);
+
+/* Registers the summary of a checked module (path as given; mm may be NULL
+ * when no memory model was built) and returns its index, which the driver
+ * stores in finding_sink.module_index before running the rules. */
+uint32_t report_module(struct report *r, const char *path, const struct hlo_module *m,
+		       const struct mem_model *mm);
+
+/* Called after the findings [from, s->n) of one input file are final
+ * (sorted, suppressions and baseline applied) and while their source is
+ * still loaded: text and github print them now. */
+void report_file(struct report *r, const struct finding_sink *s, uint32_t from);
+
+/* Writes what remains: the JSON or SARIF document, or the text summary
+ * line (which mentions bad_files, the inputs that could not be read or
+ * parsed).  rules lists the rules that ran (NULL-terminated), for SARIF's
+ * rule table.  Returns false when the output could not be written. */
+bool report_finish(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
+		   unsigned bad_files);
+#endif
