@@ -271,6 +271,7 @@ demo: all
 	$(call demo_run,fmt $(DEMO_FILE))
 	$(call demo_run,mem --target tpu-v5e --top 5 $(DEMO_FILE))
 	$(call demo_run,check --target tpu-v5e $(DEMO_FILE))
+	$(call demo_run,annotate --target tpu-v5e --diff $(DEMO_FILE))
 
 clean:
 	rm -rf build

@@ -12,6 +12,7 @@ int cmd_fmt(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 /* Parses an unsigned option value; prints a usage error and returns false on junk. */
 bool cmd_uint_arg(const char *opt, const char *val, unsigned *out);

@@ -19,6 +19,7 @@ static const struct {
 	{ "mem", cmd_mem, "estimate per-device memory: peak, breakdown, largest allocations" },
 	{ "check", cmd_check, "run the rules (memory, sharding, host transfers) and report findings" },
 	{ "rules", cmd_rules, "list the rules of check with a one-line summary and their options" },
+	{ "annotate", cmd_annotate, "write the module back with findings as comments; --apply makes the fixes" },
 };
 
 static void main_usage(FILE *out)

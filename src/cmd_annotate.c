@@ -1,0 +1,628 @@
+/* cmd_annotate.c - `hlolint annotate FILE [-o OUT] [--apply] [--in-place]
+ * [--diff] [check options]`: rules as check runs them, then comments
+ * (annotate.h) and fixes (apply.h).  Output is built in memory and written
+ * only when all succeeded, files through a temporary file and a rename. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "annotate.h"
+#include "apply.h"
+#include "cmd.h"
+#include "config.h"
+#include "finding.h"
+#include "mem.h"
+#include "pass.h"
+#include "rewrite.h"
+
+static void cmd_annotate_help(FILE *out)
+{
+	fprintf(out,
+		"usage: hlolint annotate [options] FILE\n\n"
+		"Runs the rules of 'hlolint check' over FILE and writes the module back with each\n"
+		"finding as a '// hlolint: rule: message; suggestion' comment above its instruction\n"
+		"and a summary after the HloModule line.  Everything else comes out byte for byte;\n"
+		"a module without findings is unchanged.\n\n"
+		"  -o, --output OUT   write to OUT (default: standard output); never FILE itself\n"
+		"  --apply            make the suggested shardings and memory spaces in the HLO\n"
+		"  --in-place         rewrite FILE itself (through a temporary file and a rename)\n"
+		"  --diff             print a unified diff of FILE against the result instead\n"
+		"                     (with -o or --in-place the result is written there too)\n\n"
+		"Check options: --select, --ignore, --target, --hbm, --partitioned, --fail-on,\n"
+		"--exit-zero, --config, --no-config, --baseline, --max-errors and the rule options\n"
+		"(see 'hlolint check --help').  Suppressed and baseline findings are not shown.\n"
+		"Exit status: 0 written, 1 written with findings at or above --fail-on left\n"
+		"(not applied), 2 usage, config, I/O or parse error: then nothing is written.\n");
+}
+
+struct annotate_args {
+	const char *file, *out, *config, *baseline;
+	bool apply, in_place, diff, no_config;
+	unsigned max_errors;
+};
+
+/* "--name VALUE" or "--name=VALUE": the value, or NULL (usage error). */
+static const char *cmd_annotate_value(int argc, char **argv, int *i, const char *name)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool cmd_annotate_is(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+/* First pass: our own options, where the config comes from, the file. */
+static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bool *help)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		const char *v;
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			*help = true;
+			return true;
+		} else if (!strcmp(s, "-o") || cmd_annotate_is(s, "--output")) {
+			if (!(a->out = cmd_annotate_value(argc, argv, &i, s[1] == 'o' ? "-o" : "--output")))
+				return false;
+		} else if (!strcmp(s, "--apply")) {
+			a->apply = true;
+		} else if (!strcmp(s, "--in-place")) {
+			a->in_place = true;
+		} else if (!strcmp(s, "--diff")) {
+			a->diff = true;
+		} else if (!strcmp(s, "--no-config")) {
+			a->no_config = true;
+		} else if (!strcmp(s, "--exit-zero")) {
+			/* applied with the config */
+		} else if (cmd_annotate_is(s, "--config")) {
+			if (!(a->config = cmd_annotate_value(argc, argv, &i, "--config")))
+				return false;
+		} else if (cmd_annotate_is(s, "--baseline")) {
+			if (!(a->baseline = cmd_annotate_value(argc, argv, &i, "--baseline")))
+				return false;
+		} else if (cmd_annotate_is(s, "--max-errors")) {
+			if (!(v = cmd_annotate_value(argc, argv, &i, "--max-errors")) ||
+			    !cmd_uint_arg("--max-errors", v, &a->max_errors))
+				return false;
+		} else if (cmd_annotate_is(s, "--format") || cmd_annotate_is(s, "--write-baseline")) {
+			fprintf(stderr, "hlolint: error: option '%.*s' is for check, not annotate\n",
+				(int)strcspn(s, "="), s);
+			return false;
+		} else if (s[0] == '-' && s[1] == '-') {
+			/* A check option: its value is validated in the second pass. */
+			static const char *const known[] = { "--select", "--ignore", "--target", "--hbm",
+							     "--partitioned", "--fail-on", NULL };
+			size_t n = strcspn(s, "=");
+			bool ok = false;
+			for (const char *const *k = known; *k && !ok; k++)
+				ok = strlen(*k) == n && !strncmp(s, *k, n);
+			char opt[128];
+			snprintf(opt, sizeof opt, "%.*s", (int)(n - 2 < sizeof opt ? n - 2 : sizeof opt - 1), s + 2);
+			if (!ok && config_option_find(opt) < 0) {
+				fprintf(stderr, "hlolint: error: unknown option '%.*s' for annotate (see 'hlolint annotate "
+						"--help' and 'hlolint rules')\n", (int)n, s);
+				return false;
+			}
+			if (!strchr(s, '=') && i + 1 >= argc) {
+				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
+				return false;
+			}
+			if (!strchr(s, '='))
+				i++;
+		} else if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for annotate\n", s);
+			return false;
+		} else if (a->file) {
+			fprintf(stderr, "hlolint: error: annotate takes one FILE\n");
+			return false;
+		} else {
+			a->file = s;
+		}
+	}
+	return true;
+}
+
+/* Second pass: check settings on top of the config file. */
+static bool cmd_annotate_config(int argc, char **argv, struct config *c)
+{
+	static const char *const ours[] = { "--output", "--config", "--baseline", "--max-errors", NULL };
+	char err[512];
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (!strcmp(s, "-o")) {
+			i++;
+			continue;
+		}
+		if (s[0] != '-' || s[1] != '-' || !strcmp(s, "--apply") || !strcmp(s, "--in-place") ||
+		    !strcmp(s, "--diff") || !strcmp(s, "--no-config"))
+			continue;
+		if (!strcmp(s, "--exit-zero")) {
+			c->exit_zero = true;
+			continue;
+		}
+		char name[128];
+		const char *eq = strchr(s, '=');
+		size_t n = eq ? (size_t)(eq - s) : strlen(s);
+		if (n >= sizeof name)
+			n = sizeof name - 1;
+		memcpy(name, s, n);
+		name[n] = 0;
+		const char *v = eq ? eq + 1 : argv[++i];
+		bool skip = false;
+		for (const char *const *o = ours; *o; o++)
+			skip |= !strcmp(name, *o);
+		if (skip)
+			continue;
+		int r = config_set_arg(c, name, v, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for annotate (see 'hlolint annotate --help' "
+					"and 'hlolint rules')\n", name);
+			return false;
+		}
+		if (!r) {
+			fprintf(stderr, "hlolint: error: %s\n", err);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- Safety: what may be written where ---- */
+
+static bool cmd_annotate_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!strcmp(a, b))
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool cmd_annotate_check_targets(const struct annotate_args *a)
+{
+	bool stdin_in = !strcmp(a->file, "-");
+	if (a->in_place) {
+		if (stdin_in) {
+			fprintf(stderr, "hlolint: error: --in-place needs a FILE, not standard input\n");
+			return false;
+		}
+		if (a->out && strcmp(a->out, "-") && !cmd_annotate_same_file(a->out, a->file)) {
+			fprintf(stderr, "hlolint: error: --in-place rewrites '%s'; -o names another file\n", a->file);
+			return false;
+		}
+		struct stat st;
+		if (stat(a->file, &st) != 0) {
+			fprintf(stderr, "hlolint: error: cannot open '%s': %s\n", a->file, strerror(errno));
+			return false;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			fprintf(stderr, "hlolint: error: --in-place needs a regular file: '%s'\n", a->file);
+			return false;
+		}
+		if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(a->file, W_OK) != 0) {
+			fprintf(stderr, "hlolint: error: '%s' is read-only; not rewriting it\n", a->file);
+			return false;
+		}
+		/* A gzip input would be replaced by plain text. */
+		FILE *f = fopen(a->file, "rb");
+		unsigned char magic[2] = { 0, 0 };
+		size_t got = f ? fread(magic, 1, 2, f) : 0;
+		if (f)
+			fclose(f);
+		if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+			fprintf(stderr, "hlolint: error: '%s' is gzip-compressed; use -o to write the annotated text\n",
+				a->file);
+			return false;
+		}
+	} else if (a->out && strcmp(a->out, "-") && !stdin_in && cmd_annotate_same_file(a->out, a->file)) {
+		fprintf(stderr, "hlolint: error: -o '%s' is the input file; use --in-place to rewrite it\n", a->out);
+		return false;
+	}
+	return true;
+}
+
+/* Writes data to path through a temporary file in its directory and a
+ * rename, keeping the mode of the file it replaces (else 0666 & ~umask). */
+static bool cmd_annotate_write(const char *path, const char *data, size_t n)
+{
+	size_t pl = strlen(path);
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+	char *tmp = xmalloc(pl + 32);
+	snprintf(tmp, pl + 32, "%.*s.%s.hlolint-XXXXXX", (int)dl, path, path + dl);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "hlolint: error: cannot create a temporary file next to '%s': %s\n", path,
+			strerror(errno));
+		free(tmp);
+		return false;
+	}
+	struct stat st;
+	mode_t mode;
+	if (stat(path, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	bool ok = true;
+	for (size_t off = 0; ok && off < n;) {
+		ssize_t w = write(fd, data + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			ok = false;
+		else
+			off += (size_t)w;
+	}
+	int saved = errno;
+	if (ok && fchmod(fd, mode) != 0)
+		ok = false, saved = errno;
+	if (ok && fsync(fd) != 0)
+		ok = false, saved = errno;
+	if (close(fd) != 0 && ok)
+		ok = false, saved = errno;
+	if (ok && rename(tmp, path) != 0)
+		ok = false, saved = errno;
+	if (!ok) {
+		fprintf(stderr, "hlolint: error: cannot write '%s': %s\n", path, strerror(saved));
+		unlink(tmp);
+	}
+	free(tmp);
+	return ok;
+}
+
+/* ---- Running the rules ---- */
+
+/* Runs the enabled rules over every valid module of f; mms[k] gets module
+ * k's memory model.  Findings get module_index k. */
+static bool cmd_annotate_rules(struct hlo_file *f, struct source *src, struct config *c, struct diag_sink *d,
+			       struct finding_sink *sink, struct mem_model **mms)
+{
+	uint32_t from = sink->n;
+	sink->path = src->path;
+	sink->src = src;
+	sink->file_index = 0;
+	struct mem_options mo = {
+		.target = c->target, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
+		.path = src->path,
+	};
+	bool ok = true;
+	uint32_t k = 0;
+	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
+		mms[k] = mem_analyze(m, &mo, &f->arena);
+		sink->module_index = k;
+		sink->module_first = sink->n;
+		struct pass_context ctx = { .module = m, .diag = d, .findings = sink, .config = c, .mem = mms[k] };
+		for (uint32_t p = 0; p < c->npasses; p++)
+			if (c->enabled[p] && pass_table[p]->run(m, &ctx) < 0)
+				ok = false;
+	}
+	finding_sink_finish(sink, from);
+	config_apply_suppressions(c, sink, from);
+	config_baseline_apply(c, sink, from);
+	return ok;
+}
+
+struct cmd_instr_at {
+	uint64_t off;
+	struct hlo_instr *i;
+};
+
+static int cmd_annotate_at_cmp(const void *pa, const void *pb)
+{
+	const struct cmd_instr_at *a = pa, *b = pb;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* The instructions of m by the start of their name (findings carry it). */
+static struct cmd_instr_at *cmd_annotate_index(struct hlo_module *m, uint32_t *n)
+{
+	uint32_t cap = 0;
+	*n = 0;
+	struct cmd_instr_at *v = NULL;
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (uint32_t k = 0; k < m->comps[c]->ninstrs; k++) {
+			struct hlo_instr *i = m->comps[c]->instrs[k];
+			if (ir_is_anonymous(i))
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 256;
+				v = xreallocarray(v, cap, sizeof *v);
+			}
+			v[(*n)++] = (struct cmd_instr_at){ ir_instr_name_span(i).start, i };
+		}
+	if (*n)
+		qsort(v, *n, sizeof *v, cmd_annotate_at_cmp);
+	return v;
+}
+
+static struct hlo_instr *cmd_annotate_find(const struct cmd_instr_at *v, uint32_t n, const struct finding *f)
+{
+	if (!f->instruction[0] || span_is_none(f->span))
+		return NULL;
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid].off < f->span.start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].off == f->span.start ? v[lo].i : NULL;
+}
+
+/* Parses the applied text quietly; on errors, again loudly (they are ours). */
+static struct hlo_file *cmd_annotate_reparse(const char *label, const char *text, size_t n, struct source **src)
+{
+	*src = source_from_memory(label, text, n);
+	struct diag_sink q;
+	diag_init(&q, stderr, 20);
+	q.quiet = true;
+	struct hlo_file *f = parse_file(*src, &q);
+	if (!q.errors)
+		return f;
+	parse_free(f);
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	parse_free(parse_file(*src, &d));
+	source_free(*src);
+	*src = NULL;
+	return NULL;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct annotate_args a = { .max_errors = 20 };
+	bool help = false;
+	int rc = 2;
+	struct config cfg;
+	config_init(&cfg);
+	struct source *src = NULL, *src2 = NULL;
+	struct hlo_file *f = NULL, *f2 = NULL;
+	struct finding_sink sink, sink2;
+	finding_sink_init(&sink);
+	finding_sink_init(&sink2);
+	struct rewrite rw_apply, rw_note;
+	rewrite_init(&rw_apply, "", 0);
+	rewrite_init(&rw_note, "", 0);
+	struct apply_state st;
+	apply_init(&st, &rw_apply);
+	struct mem_model **mms = NULL, **mms2 = NULL;
+	struct annotate_item **items = NULL;
+	uint32_t *nitems = NULL, nmod = 0, *napplicable = NULL, *napplied = NULL;
+	char *applied_text = NULL, *out = NULL;
+	size_t applied_len = 0, out_len = 0;
+
+	if (!cmd_annotate_scan(argc, argv, &a, &help))
+		goto done;
+	if (help) {
+		cmd_annotate_help(stdout);
+		rc = 0;
+		goto done;
+	}
+	if (!a.file) {
+		fprintf(stderr, "hlolint: error: annotate needs a FILE\n\n");
+		cmd_annotate_help(stderr);
+		goto done;
+	}
+	struct diag_sink d;
+	diag_init(&d, stderr, a.max_errors);
+	char *found = NULL;
+	const char *cfg_path = a.config;
+	if (!cfg_path && !a.no_config)
+		cfg_path = found = config_discover();
+	bool cfg_ok = !cfg_path || config_load(&cfg, cfg_path, &d);
+	free(found);
+	if (!cfg_ok || !cmd_annotate_config(argc, argv, &cfg))
+		goto done;
+	if (a.baseline && !config_baseline_load(&cfg, a.baseline, &d))
+		goto done;
+	if (!cmd_annotate_check_targets(&a))
+		goto done;
+
+	f = cmd_load(a.file, &d, &src);
+	if (!f || d.errors)
+		goto done;
+	for (struct hlo_module *m = f->modules; m; m = m->next) {
+		if (!m->valid)
+			goto done;
+		nmod++;
+	}
+	mms = xcalloc(nmod + 1, sizeof *mms);
+	if (!cmd_annotate_rules(f, src, &cfg, &d, &sink, mms) || d.errors)
+		goto done;
+
+	/* The findings shown, per module, located at their instruction. */
+	items = xcalloc(nmod + 1, sizeof *items);
+	nitems = xcalloc(nmod + 1, sizeof *nitems);
+	uint32_t k = 0;
+	bool any_applicable = false;
+	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
+		uint32_t nidx;
+		struct cmd_instr_at *idx = cmd_annotate_index(m, &nidx);
+		items[k] = xcalloc(sink.n + 1, sizeof **items);
+		for (uint32_t j = 0; j < sink.n; j++) {
+			const struct finding *fd = sink.items[j];
+			if (fd->module_index != k || fd->suppressed || fd->baseline)
+				continue;
+			struct annotate_item *it = &items[k][nitems[k]++];
+			it->f = fd;
+			it->instr = cmd_annotate_find(idx, nidx, fd);
+			any_applicable |= apply_supported(fd) && it->instr;
+		}
+		free(idx);
+	}
+
+	/* Suggestions are made in a rewrite of their own, kept for the
+	 * output with --apply and measured (the "after" peak) either way. */
+	rewrite_free(&rw_apply);
+	rewrite_init(&rw_apply, src->buf, src->len);
+	napplicable = xcalloc(nmod + 1, sizeof *napplicable);
+	napplied = xcalloc(nmod + 1, sizeof *napplied);
+	k = 0;
+	for (struct hlo_module *m = f->modules; any_applicable && m; m = m->next, k++)
+		for (uint32_t j = 0; j < nitems[k]; j++) {
+			struct annotate_item *it = &items[k][j];
+			if (!apply_supported(it->f) || !it->instr)
+				continue;
+			napplicable[k]++;
+			char why[400];
+			struct apply_note *notes;
+			if (apply_finding(&st, m, mms[k], it->f, (struct hlo_instr *)it->instr, &notes, why, sizeof why)) {
+				napplied[k]++;
+				if (a.apply) {
+					it->applied = true;
+					it->notes = notes;
+				}
+			} else if (a.apply) {
+				it->why_not = finding_strdup(&sink, why);
+			}
+		}
+	bool measured = false;
+	if (!rewrite_empty(&rw_apply)) {
+		applied_text = rewrite_result(&rw_apply, &applied_len);
+		char label[512];
+		snprintf(label, sizeof label, "%s (with the suggestions applied)", src->path);
+		f2 = cmd_annotate_reparse(label, applied_text, applied_len, &src2);
+		if (!f2) {
+			fprintf(stderr, "hlolint: error: internal: the applied suggestions do not parse; nothing written\n");
+			goto done;
+		}
+		uint32_t n2 = 0;
+		for (struct hlo_module *m = f2->modules; m; m = m->next)
+			n2 += m->valid;
+		if (n2 != nmod) {
+			fprintf(stderr, "hlolint: error: internal: the applied suggestions do not verify; nothing written\n");
+			goto done;
+		}
+		struct hlo_module *m1 = f->modules, *m2 = f2->modules;
+		for (; m1 && m2; m1 = m1->next, m2 = m2->next)
+			if (apply_space_mismatches(m2) > apply_space_mismatches(m1)) {
+				fprintf(stderr, "hlolint: error: internal: the applied memory spaces are not consistent in "
+						"module %s; nothing written\n", m1->name ? m1->name->str : "?");
+				goto done;
+			}
+		mms2 = xcalloc(nmod + 1, sizeof *mms2);
+		struct diag_sink dq;
+		diag_init(&dq, stderr, 20);
+		dq.quiet = true;
+		cmd_annotate_rules(f2, src2, &cfg, &dq, &sink2, mms2);
+		measured = true;
+		/* The rules must not report an applied finding again; findings
+		 * they no longer report at all were resolved by the changes. */
+		for (uint32_t m = 0; a.apply && m < nmod; m++)
+			for (uint32_t x = 0; x < nitems[m]; x++) {
+				struct annotate_item *it = &items[m][x];
+				bool again = false;
+				for (uint32_t j = 0; j < sink2.n && !again; j++) {
+					const struct finding *g = sink2.items[j];
+					again = g->module_index == m && !g->suppressed && !g->baseline &&
+						!strcmp(it->f->rule, g->rule) && !strcmp(it->f->computation, g->computation) &&
+						!strcmp(it->f->instruction, g->instruction);
+				}
+				if (it->applied && again)
+					fprintf(stderr, "hlolint: warning: %s still reports %%%s after --apply\n", it->f->rule,
+						it->f->instruction);
+				if (it->applied || again)
+					continue;
+				/* Gone from its instruction: resolved, unless the rule
+				 * reports as many as before elsewhere (a peak that moved). */
+				uint32_t before = 0, made = 0, after = 0;
+				for (uint32_t y = 0; y < nitems[m]; y++)
+					if (!strcmp(items[m][y].f->rule, it->f->rule)) {
+						before++;
+						made += items[m][y].applied;
+					}
+				for (uint32_t j = 0; j < sink2.n; j++) {
+					const struct finding *g = sink2.items[j];
+					after += g->module_index == m && !g->suppressed && !g->baseline && !strcmp(g->rule, it->f->rule);
+				}
+				it->resolved = after < before - made;
+			}
+	}
+
+	/* The output: the applied text's rewrite, or the original, plus comments. */
+	struct rewrite *rw = &rw_apply;
+	if (!a.apply) {
+		rewrite_free(&rw_note);
+		rewrite_init(&rw_note, src->buf, src->len);
+		rw = &rw_note;
+	}
+	k = 0;
+	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
+		struct annotate_summary sum = {
+			.peak_before = mms[k]->peak_bytes,
+			.peak_after = measured ? mms2[k]->peak_bytes : mms[k]->peak_bytes,
+			.have_after = measured,
+			.apply = a.apply,
+			.napplicable = napplicable[k],
+			.napplied = napplied[k],
+			.target = mms[k]->target && mms[k]->target->kind != TARGET_NONE ? mms[k]->target->name : NULL,
+			.hbm_bytes = mms[k]->hbm_bytes,
+		};
+		annotate_module(rw, m, items[k], nitems[k], &sum);
+	}
+	out = rewrite_result(rw, &out_len);
+
+	/* Write: nothing has been written before this point. */
+	bool ok = true;
+	bool changed = out_len != src->len || memcmp(out, src->buf, out_len);
+	if (a.in_place) {
+		if (changed)
+			ok = cmd_annotate_write(a.file, out, out_len);
+	} else if (a.out && strcmp(a.out, "-")) {
+		ok = cmd_annotate_write(a.out, out, out_len);
+	} else if (!a.diff) {
+		ok = fwrite(out, 1, out_len, stdout) == out_len;
+	}
+	if (ok && a.diff)
+		ok = annotate_diff(stdout, a.file, a.in_place ? a.file : a.out && strcmp(a.out, "-") ? a.out : a.file,
+				   src->buf, (size_t)src->len, out, out_len);
+	if (fflush(stdout) != 0 || !ok) {
+		if (ok)
+			fprintf(stderr, "hlolint: error: cannot write output\n");
+		goto done;
+	}
+	unsigned failing = 0;
+	k = 0;
+	for (struct hlo_module *m = f->modules; m; m = m->next, k++)
+		for (uint32_t j = 0; j < nitems[k]; j++)
+			failing += !items[k][j].applied && !items[k][j].resolved && finding_fails(items[k][j].f, cfg.fail_on);
+	rc = failing && !cfg.exit_zero ? 1 : 0;
+done:
+	if (items)
+		for (uint32_t j = 0; j < nmod; j++)
+			free(items[j]);
+	free(items);
+	free(nitems);
+	free(napplicable);
+	free(napplied);
+	free(mms);
+	free(mms2);
+	free(applied_text);
+	free(out);
+	apply_free(&st);
+	rewrite_free(&rw_apply);
+	rewrite_free(&rw_note);
+	finding_sink_free(&sink);
+	finding_sink_free(&sink2);
+	parse_free(f2);
+	source_free(src2);
+	parse_free(f);
+	source_free(src);
+	config_free(&cfg);
+	return rc;
+}
