@@ -9,6 +9,7 @@
 #include "config.h"
 #include "finding.h"
 #include "literal.h"
+#include "loop.h"
 #include "pass.h"
 #include "size.h"
 
@@ -279,152 +280,8 @@ static bool ht_classify(struct ht_state *st, const struct hlo_instr *i, struct h
 	return ok;
 }
 
-/* ---- Loops and trip counts ---- */
+/* ---- Loops and trip counts (passes/loop.c) ---- */
 
-/* backend_config={"known_trip_count":{"n":"12"},...}: n, or -1. */
-static int64_t ht_known_trip_count(const struct hlo_module *m, const struct hlo_instr *w)
-{
-	const struct hlo_attr *at = ir_attr(w, ATTR_BACKEND_CONFIG);
-	if (!at)
-		return -1;
-	const char *t = ir_text(m->file, ir_attr_value(at)), *end = t + at->value_len;
-	static const char key[] = "\"known_trip_count\"";
-	const char *p = t;
-	for (; p + sizeof key - 1 <= end; p++)
-		if (!memcmp(p, key, sizeof key - 1))
-			break;
-	if (p + sizeof key - 1 > end)
-		return -1;
-	p += sizeof key - 1;
-	/* Next "n": inside the object that follows. */
-	for (; p + 3 <= end && *p != '}'; p++)
-		if (!memcmp(p, "\"n\"", 3))
-			break;
-	if (p + 3 > end || *p == '}')
-		return -1;
-	p += 3;
-	while (p < end && (*p == ' ' || *p == ':' || *p == '"'))
-		p++;
-	int64_t n = 0;
-	const char *d = p;
-	while (p < end && *p >= '0' && *p <= '9' && n < INT64_MAX / 10)
-		n = n * 10 + (*p++ - '0');
-	return p > d ? n : -1;
-}
-
-static struct hlo_comp *ht_callee_attr(const struct hlo_module *m, const struct hlo_instr *w, enum attr_key key)
-{
-	const struct hlo_attr *at = ir_attr(w, key);
-	const char *s;
-	size_t n;
-	if (!at || !attr_text_ident(m->file, ir_attr_value(at), &s, &n))
-		return NULL;
-	if (n && *s == '%')
-		s++, n--;
-	for (uint32_t k = 0; k < w->ncallees; k++) {
-		struct hlo_comp *c = w->callees[k];
-		if (c->name->len == n && !memcmp(c->name->str, s, n))
-			return c;
-	}
-	return NULL;
-}
-
-static bool ht_const_int(const struct hlo_module *m, const struct hlo_instr *i, int64_t *v)
-{
-	return i && i->op == OP_CONSTANT && i->shape && i->shape->rank == 0 &&
-	       literal_scalar_int(m->file, ir_instr_literal(i), i->shape, v);
-}
-
-/* get-tuple-element(param 0 of c), index k: k, else -1. */
-static int64_t ht_param_index(const struct hlo_comp *c, const struct hlo_instr *i)
-{
-	if (!i || i->op != OP_GET_TUPLE_ELEMENT || !i->noperands || !c->nparams)
-		return -1;
-	return i->operands[0].instr == c->params[0] ? i->number : -1;
-}
-
-static int64_t ht_ceil_div(int64_t a, int64_t b)
-{
-	if (a <= 0)
-		return 0;
-	return (a + b - 1) / b;
-}
-
-/* Trip count from the condition "gte(p, k) <dir> constant N", the init
- * tuple's constant at k and the body's "add(gte(p, k), constant s)". */
-static int64_t ht_inferred_trip_count(const struct hlo_module *m, const struct hlo_instr *w)
-{
-	struct hlo_comp *cond = ht_callee_attr(m, w, ATTR_CONDITION);
-	struct hlo_comp *body = ht_callee_attr(m, w, ATTR_BODY);
-	if (!cond || !body || !cond->root || !body->root || cond->root->op != OP_COMPARE ||
-	    cond->root->noperands != 2 || !w->noperands)
-		return -1;
-	const struct hlo_instr *cmp = cond->root;
-	const struct hlo_attr *dir = ir_attr(cmp, ATTR_DIRECTION);
-	const char *ds;
-	size_t dn;
-	if (!dir || !attr_text_ident(m->file, ir_attr_value(dir), &ds, &dn) || dn != 2)
-		return -1;
-	static const char *const dirs[] = { "LT", "LE", "GT", "GE", "NE" };
-	int d = -1;
-	for (int k = 0; k < 5; k++)
-		if (!memcmp(ds, dirs[k], 2))
-			d = k;
-	int64_t k = ht_param_index(cond, cmp->operands[0].instr), limit;
-	if (k >= 0 && ht_const_int(m, cmp->operands[1].instr, &limit)) {
-		/* iv <dir> N */
-	} else if ((k = ht_param_index(cond, cmp->operands[1].instr)) >= 0 &&
-		   ht_const_int(m, cmp->operands[0].instr, &limit)) {
-		static const int flip[] = { 2, 3, 0, 1, 4 };   /* N < iv  ==  iv > N */
-		d = d >= 0 ? flip[d] : d;
-	} else {
-		return -1;
-	}
-	if (d < 0)
-		return -1;
-	const struct hlo_instr *init = w->operands[0].instr;
-	int64_t start;
-	if (!init || init->op != OP_TUPLE || k >= init->noperands ||
-	    !ht_const_int(m, init->operands[k].instr, &start))
-		return -1;
-	const struct hlo_instr *root = body->root;
-	if (root->op != OP_TUPLE || k >= root->noperands)
-		return -1;
-	const struct hlo_instr *upd = root->operands[k].instr;
-	int64_t step;
-	if (!upd || upd->noperands != 2 || (upd->op != OP_ADD && upd->op != OP_SUBTRACT))
-		return -1;
-	if (ht_param_index(body, upd->operands[0].instr) == k && ht_const_int(m, upd->operands[1].instr, &step))
-		step = upd->op == OP_SUBTRACT ? -step : step;
-	else if (upd->op == OP_ADD && ht_param_index(body, upd->operands[1].instr) == k &&
-		 ht_const_int(m, upd->operands[0].instr, &step))
-		;
-	else
-		return -1;
-	/* Keep the arithmetic far from overflow. */
-	if (step == 0 || start < -(INT64_C(1) << 60) || start > (INT64_C(1) << 60) ||
-	    limit < -(INT64_C(1) << 60) || limit > (INT64_C(1) << 60) || step < -(INT64_C(1) << 60) ||
-	    step > (INT64_C(1) << 60))
-		return -1;
-	switch (d) {
-	case 0: return step > 0 ? ht_ceil_div(limit - start, step) : -1;
-	case 1: return step > 0 ? ht_ceil_div(limit - start + 1, step) : -1;
-	case 2: return step < 0 ? ht_ceil_div(start - limit, -step) : -1;
-	case 3: return step < 0 ? ht_ceil_div(start - limit + 1, -step) : -1;
-	default:
-		if (step > 0 && limit >= start && (limit - start) % step == 0)
-			return (limit - start) / step;
-		if (step < 0 && limit <= start && (start - limit) % -step == 0)
-			return (start - limit) / -step;
-		return -1;
-	}
-}
-
-static int64_t ht_trip_count(const struct hlo_module *m, const struct hlo_instr *w)
-{
-	int64_t n = ht_known_trip_count(m, w);
-	return n >= 0 ? n : ht_inferred_trip_count(m, w);
-}
 
 /* Loop context of every computation, callers before callees (Kahn's order
  * over the call graph, so deep nests need no recursion).  A computation
@@ -460,7 +317,7 @@ static void ht_loops_build(struct ht_state *st)
 			if (i->op == OP_WHILE) {
 				inner.loop = i;
 				inner.depth = outer.depth + 1;
-				inner.trips = ht_trip_count(m, i);
+				inner.trips = loop_trip_count(m, i);
 				inner.total = inner.trips < 0 || (outer.depth && outer.total < 0) ? -1
 					      : outer.depth ? (int64_t)size_mul((uint64_t)outer.total, (uint64_t)inner.trips)
 							    : inner.trips;

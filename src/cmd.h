@@ -14,6 +14,11 @@ int cmd_check(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
+/* argv[*i] is "--name VALUE" or "--name=VALUE": the value (advancing *i past
+ * a separate value), or NULL after a usage message. */
+const char *cmd_opt_value(int argc, char **argv, int *i, const char *name);
+/* True when a is option name, alone or as name=... */
+bool cmd_opt_is(const char *a, const char *name);
 /* Parses an unsigned option value; prints a usage error and returns false on junk. */
 bool cmd_uint_arg(const char *opt, const char *val, unsigned *out);
 /* Loads and parses path; on failure reports and returns NULL (the source too). */

@@ -44,25 +44,6 @@ struct annotate_args {
 	unsigned max_errors;
 };
 
-/* "--name VALUE" or "--name=VALUE": the value, or NULL (usage error). */
-static const char *cmd_annotate_value(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static bool cmd_annotate_is(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
-}
 
 /* First pass: our own options, where the config comes from, the file. */
 static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bool *help)
@@ -73,8 +54,8 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			*help = true;
 			return true;
-		} else if (!strcmp(s, "-o") || cmd_annotate_is(s, "--output")) {
-			if (!(a->out = cmd_annotate_value(argc, argv, &i, s[1] == 'o' ? "-o" : "--output")))
+		} else if (!strcmp(s, "-o") || cmd_opt_is(s, "--output")) {
+			if (!(a->out = cmd_opt_value(argc, argv, &i, s[1] == 'o' ? "-o" : "--output")))
 				return false;
 		} else if (!strcmp(s, "--apply")) {
 			a->apply = true;
@@ -86,17 +67,17 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 			a->no_config = true;
 		} else if (!strcmp(s, "--exit-zero")) {
 			/* applied with the config */
-		} else if (cmd_annotate_is(s, "--config")) {
-			if (!(a->config = cmd_annotate_value(argc, argv, &i, "--config")))
+		} else if (cmd_opt_is(s, "--config")) {
+			if (!(a->config = cmd_opt_value(argc, argv, &i, "--config")))
 				return false;
-		} else if (cmd_annotate_is(s, "--baseline")) {
-			if (!(a->baseline = cmd_annotate_value(argc, argv, &i, "--baseline")))
+		} else if (cmd_opt_is(s, "--baseline")) {
+			if (!(a->baseline = cmd_opt_value(argc, argv, &i, "--baseline")))
 				return false;
-		} else if (cmd_annotate_is(s, "--max-errors")) {
-			if (!(v = cmd_annotate_value(argc, argv, &i, "--max-errors")) ||
+		} else if (cmd_opt_is(s, "--max-errors")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--max-errors")) ||
 			    !cmd_uint_arg("--max-errors", v, &a->max_errors))
 				return false;
-		} else if (cmd_annotate_is(s, "--format") || cmd_annotate_is(s, "--write-baseline")) {
+		} else if (cmd_opt_is(s, "--format") || cmd_opt_is(s, "--write-baseline")) {
 			fprintf(stderr, "hlolint: error: option '%.*s' is for check, not annotate\n",
 				(int)strcspn(s, "="), s);
 			return false;

@@ -39,26 +39,6 @@ static void cmd_check_help(FILE *out)
 		"directory holding .git); command-line options override it.  See README.md.\n");
 }
 
-/* argv[*i] is "--name VALUE" or "--name=VALUE": the value, or NULL (usage error). */
-static const char *cmd_check_value(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-/* True when argv[i] is option name, alone or as name=... */
-static bool cmd_check_is(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
-}
 
 struct check_args {
 	char **files;
@@ -79,26 +59,26 @@ static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *he
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			*help = true;
 			return true;
-		} else if (cmd_check_is(s, "--config")) {
-			if (!(a->config = cmd_check_value(argc, argv, &i, "--config")))
+		} else if (cmd_opt_is(s, "--config")) {
+			if (!(a->config = cmd_opt_value(argc, argv, &i, "--config")))
 				return false;
 		} else if (!strcmp(s, "--no-config")) {
 			a->no_config = true;
-		} else if (cmd_check_is(s, "--baseline")) {
-			if (!(a->baseline = cmd_check_value(argc, argv, &i, "--baseline")))
+		} else if (cmd_opt_is(s, "--baseline")) {
+			if (!(a->baseline = cmd_opt_value(argc, argv, &i, "--baseline")))
 				return false;
-		} else if (cmd_check_is(s, "--write-baseline")) {
-			if (!(a->write_baseline = cmd_check_value(argc, argv, &i, "--write-baseline")))
+		} else if (cmd_opt_is(s, "--write-baseline")) {
+			if (!(a->write_baseline = cmd_opt_value(argc, argv, &i, "--write-baseline")))
 				return false;
-		} else if (cmd_check_is(s, "--format")) {
-			if (!(v = cmd_check_value(argc, argv, &i, "--format")))
+		} else if (cmd_opt_is(s, "--format")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
 				return false;
 			if (!report_format_parse(v, &a->format)) {
 				fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
 				return false;
 			}
-		} else if (cmd_check_is(s, "--max-errors")) {
-			if (!(v = cmd_check_value(argc, argv, &i, "--max-errors")) ||
+		} else if (cmd_opt_is(s, "--max-errors")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--max-errors")) ||
 			    !cmd_uint_arg("--max-errors", v, &a->max_errors))
 				return false;
 		} else if (!strcmp(s, "--exit-zero")) {

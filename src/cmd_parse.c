@@ -5,6 +5,25 @@
 #include <string.h>
 #include "cmd.h"
 
+const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+bool cmd_opt_is(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
 bool cmd_uint_arg(const char *opt, const char *val, unsigned *out)
 {
 	char *end;
