@@ -44,7 +44,6 @@ struct annotate_args {
 	unsigned max_errors;
 };
 
-
 /* First pass: our own options, where the config comes from, the file. */
 static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bool *help)
 {
