@@ -72,10 +72,12 @@ static bool attr_mul(uint64_t *acc, int64_t x)
 
 /* ---- Generic access and scalars ---- */
 
+/* Decodes at in its own context (backend_config and frontend attribute dict
+ * values are raw JSON, as in the module parse). */
 struct hlo_value *attr_parse(struct hlo_file *f, const struct hlo_attr *at, struct arena *a,
 			     struct attr_error *err)
 {
-	struct hlo_value *v = value_parse(f, ir_attr_value(at), a, NULL);
+	struct hlo_value *v = value_parse_attr(f, at, a, NULL);
 	if (!v)
 		attr_fail(err, ir_attr_value(at), "cannot decode the value of '%s'", at->name->str);
 	return v;
