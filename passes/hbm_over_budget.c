@@ -154,7 +154,7 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 		}
 		fix[nfix].f = g;
 		fix[nfix++].saved = (uint64_t)s;
-		total += (uint64_t)s;
+		total = size_add(total, (uint64_t)s);
 	}
 	qsort(fix, nfix, sizeof *fix, hb_fix_cmp);
 	uint32_t alone = 0;

@@ -80,8 +80,7 @@ static uint64_t ht_bytes(const struct hlo_shape *s)
 	if (s->type == PT_TUPLE) {
 		uint64_t sum = 0;
 		for (uint32_t k = 0; k < s->rank; k++) {
-			uint64_t b = ht_bytes(s->elems[k]);
-			sum = sum > UINT64_MAX - b ? UINT64_MAX : sum + b;
+			sum = size_add(sum, ht_bytes(s->elems[k]));
 		}
 		return sum;
 	}
@@ -95,7 +94,7 @@ static uint64_t ht_operand_bytes(const struct hlo_instr *i, uint32_t from)
 	uint64_t sum = 0;
 	for (uint32_t k = from; k < i->noperands; k++)
 		if (i->operands[k].instr)
-			sum += ht_bytes(i->operands[k].instr->shape);
+			sum = size_add(sum, ht_bytes(i->operands[k].instr->shape));
 	return sum;
 }
 

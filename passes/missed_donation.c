@@ -353,7 +353,7 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 			if (head < avail) {
 				params[head++].match = o;
 				nmatch++;
-				total += outs[o].b->bytes;
+				total = size_add(total, outs[o].b->bytes);
 			}
 		}
 		oi = oe;

@@ -289,10 +289,12 @@ static void pw_plan_text(const struct mem_buffer *b, const struct pw_array *orig
 				continue;
 			int64_t split = b->split ? b->split[d] : 1;
 			int64_t local = orig->dims[d];
-			int64_t want = (local + tile - 1) / tile * tile;
-			if (want == local)
+			uint64_t want = size_round_up(local < 0 ? 0 : (uint64_t)local, (uint64_t)tile);
+			if (want == (uint64_t)local)
 				continue;
-			dims[d] = split > 1 ? want * split : want;
+			if (split > 1)
+				want = size_mul(want, (uint64_t)split);
+			dims[d] = want > INT64_MAX ? INT64_MAX : (int64_t)want;
 			if (w < wcap)
 				w += (size_t)snprintf(what + w, wcap - w, "%sdimension %lld %lld -> %lld", w ? ", " : "",
 						      (long long)d, (long long)s->dims[d], (long long)dims[d]);
@@ -345,8 +347,8 @@ static void pw_group_add(struct pw_state *st, const struct mem_buffer *b, uint64
 			if (g->count <= 3)
 				g->more[g->count - 1] = b;
 			g->count++;
-			g->waste_total += waste;
-			g->peak_waste += live ? waste : 0;
+			g->waste_total = size_add(g->waste_total, waste);
+			g->peak_waste = size_add(g->peak_waste, live ? waste : 0);
 			return;
 		}
 	}
@@ -409,11 +411,12 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 			int64_t tile = t.dims[t.rank - 1 - k];
 			if (tile <= 0)
 				continue;
-			int64_t v = orig.dims[d], p = (v + tile - 1) / tile * tile;
+			uint64_t v = orig.dims[d] < 0 ? 0 : (uint64_t)orig.dims[d];
+			uint64_t p = size_round_up(v, (uint64_t)tile);
 			if (p != v && w < sizeof pads)
-				w += (size_t)snprintf(pads + w, sizeof pads - w, "%s%s dimension %lld pads %lld to %lld",
-						      w ? ", " : "", k ? "second-minor" : "minor", (long long)d, (long long)v,
-						      (long long)p);
+				w += (size_t)snprintf(pads + w, sizeof pads - w, "%s%s dimension %lld pads %llu to %llu",
+						      w ? ", " : "", k ? "second-minor" : "minor", (long long)d,
+						      (unsigned long long)v, (unsigned long long)p);
 		}
 		finding_note(fs, f, "tile %s (%s)%s%s", ts,
 			     size_has_tiles(s->layout) ? "from the layout" : "the target's default for an untiled array",
@@ -431,13 +434,13 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 		}
 		/* A fix must remove at least half the padding to be worth a
 		 * transpose or reshape; otherwise align the dims. */
-		if (p.fix == PW_FIX_NONE || b->bytes - p.bytes < waste / 2) {
+		if (p.fix == PW_FIX_NONE || size_sub(b->bytes, p.bytes) < waste / 2) {
 			p.fix = PW_FIX_ROUND;
 			p.bytes = b->bytes;
 		}
 		char sugg[512], what[256];
 		pw_plan_text(b, &orig, &t, &p, sugg, sizeof sugg, what, sizeof what);
-		saved = b->bytes > p.bytes ? b->bytes - p.bytes : 0;
+		saved = size_sub(b->bytes, p.bytes);
 		finding_suggest_shape(fs, f, sugg);
 		if (p.fix == PW_FIX_ROUND)
 			finding_note(fs, f, "no layout or reshape removes it: %s (%s) takes the same memory, but the "

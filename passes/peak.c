@@ -3,6 +3,7 @@
  * computation.  It follows one call chain (the first analysed caller of
  * each computation), as mem.c analyses a computation once. */
 #include "peak.h"
+#include "size.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,7 @@ void peak_init(struct peak_set *p, const struct mem_model *mm)
 				to = bf->def_pos;
 			if (bf->def_pos <= chain[k].pos && chain[k].pos <= to) {
 				p->live[b] = 1;
-				p->live_bytes += bf->bytes;
+				p->live_bytes = size_add(p->live_bytes, bf->bytes);
 				p->nlive++;
 			}
 			break;

@@ -386,7 +386,7 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 			     100.0 * (double)c->bytes / (double)hbm, size_human(hbm, pb));
 	struct ro_split sp;
 	ro_choose(st, c, s, &sp);
-	uint64_t saved = sp.dim >= 0 && sp.bytes < c->bytes ? c->bytes - sp.bytes : 0;
+	uint64_t saved = sp.dim >= 0 ? size_sub(c->bytes, sp.bytes) : 0;
 	const struct mem_buffer *b = mem_buffer_at(mm, c->holder, c->leaf);
 	uint64_t peak_saved = peak_live(pk, b) ? saved : 0;
 	if (sp.dim >= 0) {

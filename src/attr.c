@@ -560,7 +560,8 @@ static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, st
 	m->by_name = arena_array(a, m->naxes, sizeof *m->by_name);
 	for (uint32_t k = 0; k < m->naxes; k++)
 		m->by_name[k] = &m->axes[k];
-	qsort(m->by_name, m->naxes, sizeof *m->by_name, attr_axis_cmp);
+	if (m->naxes)
+		qsort(m->by_name, m->naxes, sizeof *m->by_name, attr_axis_cmp);
 	for (uint32_t k = 1; k < m->naxes; k++)
 		if (!attr_axis_cmp(&m->by_name[k - 1], &m->by_name[k])) {
 			const struct hlo_mesh_axis *dup = m->by_name[k - 1] > m->by_name[k] ? m->by_name[k - 1]
@@ -1260,10 +1261,16 @@ bool attr_slice(const struct hlo_value *v, struct arena *a, struct hlo_slice *ou
 		int64_t part[3] = { 0, 0, 1 };
 		int np = 0;
 		bool ok = c->kind == V_BRACKET;
+		/* INT (':' INT){1,2}; a trailing ':' ("[0:4:]") leaves no INT. */
 		for (const struct hlo_value *e = ok ? c->child : NULL; e && ok; e = e->next) {
-			if (np && !(attr_is_punct(e, P_COLON) && (e = e->next)))
-				ok = false;
-			else if (!attr_is(e, V_INT) || np == 3)
+			if (np) {
+				if (!attr_is_punct(e, P_COLON) || !e->next) {
+					ok = false;
+					break;
+				}
+				e = e->next;
+			}
+			if (!attr_is(e, V_INT) || np == 3)
 				ok = false;
 			else
 				part[np++] = e->u.i;

@@ -4,6 +4,7 @@
  * layouts are hash-consed per file.  Names are not looked up here: operands
  * keep their interned name until resolve.c binds them. */
 #include "build.h"
+#include "size.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -740,6 +741,19 @@ static void build_remember_shape_text(struct build_ctx *ctx, struct span sp, str
 		e->data = c;
 }
 
+/* XLA rejects a shape whose element count or byte size (padded to its
+ * tiles) overflows int64 (ShapeUtil::ValidateShapeSize); the memory model
+ * can then assume every buffer fits in int64. */
+static void build_check_size(struct build_ctx *ctx, const struct hlo_shape *s, struct span sp)
+{
+	struct size_array a;
+	size_array_of(&a, s);
+	if (size_fits_int64(&a))
+		return;
+	build_error(ctx, sp, "size of shape %.*s overflows int64 (over 2^63-1 elements or bytes); XLA rejects it",
+		    (int)(span_len(sp) > 120 ? 120 : span_len(sp)), ctx->src->buf + sp.start);
+}
+
 struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type, struct span type_sp,
 				    uint32_t dim_mark, struct hlo_layout *layout, struct span sp)
 {
@@ -761,6 +775,8 @@ struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type
 	if (layout && layout->rank != s.rank)
 		build_error(ctx, sp, "layout has %u minor-to-major entries for a rank-%u shape",
 			    layout->rank, s.rank);
+	else
+		build_check_size(ctx, &s, sp);
 	struct hlo_shape *c = build_intern_shape(ctx, &s);
 	ctx->ints.len = ctx->kinds.len = dim_mark;
 	build_remember_shape_text(ctx, sp, c);

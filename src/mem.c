@@ -1286,13 +1286,36 @@ static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct m
 
 enum { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
 
-static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v)
+/* The sweep adds buffer sizes into an int64 difference array.  Every
+ * buffer fits in int64 (the parser rejects larger shapes), but thousands of
+ * them added together need not, and a target's default tiling can pad one
+ * past it.  So sizes are counted in units of 2^shift bytes, rounded up,
+ * with shift the smallest that keeps every prefix sum within int64: 0 (exact)
+ * unless the buffers add up to exabytes, an upper bound then. */
+static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *cs)
+{
+	uint64_t max = 0, n = 1;
+	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+		const struct mem_buffer *bf = &x->bufs[b];
+		uint64_t v = bf->bytes > bf->bytes_max ? bf->bytes : bf->bytes_max;
+		max = v > max ? v : max;
+		n++;
+	}
+	uint64_t room = INT64_MAX / n;
+	uint32_t shift = 0;
+	while (shift < 63 && ((max >> shift) + 1) > room)
+		shift++;
+	return shift;
+}
+
+static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v, uint32_t shift)
 {
 	if (!v)
 		return;
-	d[(size_t)from * D_N + which] += (int64_t)v;
+	uint64_t units = shift ? (v >> shift) + ((v & ((UINT64_C(1) << shift) - 1)) != 0) : v;
+	d[(size_t)from * D_N + which] += (int64_t)units;
 	if (to + 1 <= n)
-		d[(size_t)(to + 1) * D_N + which] -= (int64_t)v;
+		d[(size_t)(to + 1) * D_N + which] -= (int64_t)units;
 }
 
 static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
@@ -1312,6 +1335,7 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 	}
 	int64_t *d = x->delta;
 	memset(d, 0, need * sizeof *d);
+	uint32_t sh = mem_sweep_shift(x, cs);
 	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
 		const struct mem_buffer *bf = &x->bufs[b];
 		if (bf->flags & MEM_BUF_MERGED)
@@ -1321,18 +1345,18 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 			to = from;
 		switch (mem_space_class(bf->memory_space)) {
 		case MEM_SPACE_DEVICE:
-			mem_add(d, n, from, to, D_DEV, bf->bytes);
-			mem_add(d, n, from, to, D_MAX, bf->bytes_max);
-			mem_add(d, n, from, to, D_UNP, bf->unpadded);
+			mem_add(d, n, from, to, D_DEV, bf->bytes, sh);
+			mem_add(d, n, from, to, D_MAX, bf->bytes_max, sh);
+			mem_add(d, n, from, to, D_UNP, bf->unpadded, sh);
 			if (mem_is_temp(bf))
-				mem_add(d, n, from, to, D_TEMP, bf->bytes);
+				mem_add(d, n, from, to, D_TEMP, bf->bytes, sh);
 			break;
 		case MEM_SPACE_HOST:
 			/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
-			mem_add(d, n, from, to, bf->memory_space == 5 ? D_HOST : D_UHOST, bf->bytes);
+			mem_add(d, n, from, to, bf->memory_space == 5 ? D_HOST : D_UHOST, bf->bytes, sh);
 			break;
 		default:
-			mem_add(d, n, from, to, D_OTHER, bf->bytes);
+			mem_add(d, n, from, to, D_OTHER, bf->bytes, sh);
 			break;
 		}
 	}
@@ -1346,18 +1370,18 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 			cur[k] += d[(size_t)p * D_N + k];
 		uint64_t v[D_N];
 		for (int k = 0; k < D_N; k++)
-			v[k] = cur[k] > 0 ? (uint64_t)cur[k] : 0;
+			v[k] = cur[k] > 0 ? size_mul((uint64_t)cur[k], UINT64_C(1) << sh) : 0;
 		struct hlo_instr *at = c->instrs[p];
 		if (s < x->nsites && x->sites[s] == p) {
 			struct mem_peak sp;
 			mem_site_peak(x, c->instrs[p], &sp);
-			v[D_DEV] += sp.dev;
-			v[D_MAX] += sp.dev_max;
-			v[D_UNP] += sp.unpadded;
-			v[D_TEMP] += sp.temp;
-			v[D_HOST] += sp.host;
-			v[D_UHOST] += sp.uhost;
-			v[D_OTHER] += sp.other;
+			v[D_DEV] = size_add(v[D_DEV], sp.dev);
+			v[D_MAX] = size_add(v[D_MAX], sp.dev_max);
+			v[D_UNP] = size_add(v[D_UNP], sp.unpadded);
+			v[D_TEMP] = size_add(v[D_TEMP], sp.temp);
+			v[D_HOST] = size_add(v[D_HOST], sp.host);
+			v[D_UHOST] = size_add(v[D_UHOST], sp.uhost);
+			v[D_OTHER] = size_add(v[D_OTHER], sp.other);
 			if (sp.dev && sp.at)
 				at = sp.at;
 			s++;
@@ -1572,11 +1596,11 @@ static void mem_totals(struct mem_ctx *x)
 		if (sc != MEM_SPACE_DEVICE)
 			continue;
 		if (bf->param >= 0)
-			mm->argument_bytes += bf->bytes;
+			mm->argument_bytes = size_add(mm->argument_bytes, bf->bytes);
 		if (bf->flags & MEM_BUF_OUTPUT) {
-			mm->output_bytes += bf->bytes;
+			mm->output_bytes = size_add(mm->output_bytes, bf->bytes);
 			if (bf->param >= 0 && (bf->flags & MEM_BUF_ALIASED))
-				mm->alias_bytes += bf->bytes;
+				mm->alias_bytes = size_add(mm->alias_bytes, bf->bytes);
 		}
 	}
 }
@@ -1635,7 +1659,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 		const struct mem_peak *pk = &mem_cs(&x, m->entry)->peak;
 		mm->peak_bytes = pk->dev;
 		mm->peak_bytes_max = pk->dev_max > pk->dev ? pk->dev_max : pk->dev;
-		mm->padding_bytes = pk->dev > pk->unpadded ? pk->dev - pk->unpadded : 0;
+		mm->padding_bytes = size_sub(pk->dev, pk->unpadded);
 		mm->temp_bytes = pk->temp;
 		mm->host_bytes = pk->host;
 		mm->unpinned_host_bytes = pk->uhost;
@@ -1764,7 +1788,8 @@ uint32_t mem_largest(const struct mem_model *mm, const struct mem_buffer **out, 
 		for (uint32_t b = 0; b < mm->nbuffers; b++)
 			if (!(mm->buffers[b].flags & MEM_BUF_MERGED))
 				out[k++] = &mm->buffers[b];
-		qsort(out, k, sizeof *out, mem_cmp);
+		if (k)
+			qsort(out, k, sizeof *out, mem_cmp);
 		return n && k > n ? n : k;
 	}
 	/* Top n by insertion: the list is short, most buffers fail the first test. */

@@ -21,7 +21,17 @@ uint64_t size_mul(uint64_t a, uint64_t b)
 	return a * b;
 }
 
-static uint64_t size_round_up(uint64_t n, uint64_t m)
+uint64_t size_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t size_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+uint64_t size_round_up(uint64_t n, uint64_t m)
 {
 	if (m <= 1)
 		return n;
@@ -98,6 +108,21 @@ static uint64_t size_split_dim(const struct size_array *a, uint32_t d)
 	return size;
 }
 
+uint64_t size_elements(const struct size_array *a)
+{
+	uint64_t n = 1;
+	for (uint32_t d = 0; d < a->rank; d++)
+		n = size_mul(n, size_dim(a, d));
+	return n;
+}
+
+bool size_fits_int64(const struct size_array *a)
+{
+	if (!size_is_array(a))
+		return true;
+	return size_elements(a) <= INT64_MAX && size_dense(a) <= INT64_MAX && size_padded(a) <= INT64_MAX;
+}
+
 uint64_t size_dense(const struct size_array *a)
 {
 	return size_dense_bits(a, a->layout ? a->layout->element_bits : 0);
@@ -107,9 +132,7 @@ uint64_t size_dense_bits(const struct size_array *a, int64_t ebits)
 {
 	if (!size_is_array(a))
 		return 0;
-	uint64_t n = 1;
-	for (uint32_t d = 0; d < a->rank; d++)
-		n = size_mul(n, size_dim(a, d));
+	uint64_t n = size_elements(a);
 	if (ebits > 0)
 		return size_bits_to_bytes(n, (uint64_t)ebits);
 	return size_mul(n, size_byte_width(a->type));
@@ -287,16 +310,17 @@ size_t size_tile_format(const struct size_tile *t, char *buf, size_t cap)
 
 char *size_human(uint64_t bytes, char *buf)
 {
-	/* tsl::strings::HumanReadableNumBytes works on int64; sizes past that
-	 * are clamped, as they cannot come from a real program. */
-	int64_t n = bytes > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)bytes;
+	/* tsl::strings::HumanReadableNumBytes works on int64; the same steps
+	 * in uint64 also print the model's sums past it (a saturated sum is
+	 * "16.00E") instead of clamping them to 8.00E. */
+	uint64_t n = bytes;
 	if (n < 1024) {
-		snprintf(buf, 16, "%lldB", (long long)n);
+		snprintf(buf, 16, "%lluB", (unsigned long long)n);
 		return buf;
 	}
 	static const char units[] = "KMGTPE";
 	const char *unit = units;
-	while (n >= (int64_t)1024 * 1024 && unit[1]) {
+	while (n >= (uint64_t)1024 * 1024 && unit[1]) {
 		n /= 1024;
 		unit++;
 	}

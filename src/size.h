@@ -90,6 +90,20 @@ size_t size_tile_format(const struct size_tile *t, char *buf, size_t cap);
  * buf needs 16 bytes; returns buf. */
 char *size_human(uint64_t bytes, char *buf);
 
-/* a * b saturating at UINT64_MAX. */
+/* Byte arithmetic for the model and the rules: every sum or product of
+ * sizes goes through these, saturating at UINT64_MAX (a saturated figure
+ * prints as "16.00E" and exceeds every capacity; it never wraps to a small
+ * number).  Shapes over INT64_MAX bytes are rejected by the parser, so
+ * saturation only happens when many huge buffers are added together. */
 uint64_t size_mul(uint64_t a, uint64_t b);
+uint64_t size_add(uint64_t a, uint64_t b);
+/* a - b, or 0 when b > a (a saving or an excess is never negative). */
+uint64_t size_sub(uint64_t a, uint64_t b);
+/* n rounded up to a multiple of m (m <= 1: n), saturating. */
+uint64_t size_round_up(uint64_t n, uint64_t m);
+/* Number of elements (dims multiplied, '?' as 0), saturating. */
+uint64_t size_elements(const struct size_array *a);
+/* True when the array's element count, dense bytes and padded bytes all
+ * fit in int64, as XLA's ShapeUtil::ValidateShapeSize requires. */
+bool size_fits_int64(const struct size_array *a);
 #endif

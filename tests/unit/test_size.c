@@ -267,12 +267,32 @@ static void test_human(void)
 	/* 14.31G: integer MiB then / 1024.0, as XLA. */
 	CHECK_STR(size_human((uint64_t)(14.31 * 1073741824.0), b), "14.31G");
 	CHECK_STR(size_human(1ULL << 40, b), "1.00T");
-	CHECK_STR(size_human(UINT64_MAX, b), "8.00E");
+	/* Past int64 (sums of huge buffers): printed, never clamped to 8.00E. */
+	CHECK_STR(size_human(3ULL << 62, b), "12.00E");
+	CHECK_STR(size_human(UINT64_MAX, b), "16.00E");
+}
+
+/* The saturating helpers every size sum goes through. */
+static void test_saturating(void)
+{
+	CHECK(size_add(1, 2) == 3);
+	CHECK(size_add(UINT64_MAX - 1, 1) == UINT64_MAX);
+	CHECK(size_add(UINT64_MAX, UINT64_MAX) == UINT64_MAX);
+	CHECK(size_mul(1ULL << 32, 1ULL << 32) == UINT64_MAX);
+	CHECK(size_round_up(5, 4) == 8);
+	CHECK(size_round_up(UINT64_MAX - 1, 1ULL << 62) == UINT64_MAX);
+	CHECK(size_round_up(7, 0) == 7);
+	int64_t big[2] = { 4294967296, 4294967296 }, fits[2] = { 1LL << 30, 2 };
+	struct size_array a = { .type = PT_F32, .rank = 2, .dims = big };
+	CHECK(!size_fits_int64(&a));
+	a.dims = fits;
+	CHECK(size_fits_int64(&a));
 }
 
 const struct unit_case unit_size_cases[] = {
 	{ "size_widths", test_widths },
 	{ "size_dense", test_dense },
+	{ "size_saturating", test_saturating },
 	{ "size_array_size", test_array_size },
 	{ "size_default_tiles", test_default_tiles },
 	{ "size_human", test_human },
