@@ -15,6 +15,7 @@
 #include "config.h"
 #include "finding.h"
 #include "mem.h"
+#include "output.h"
 #include "pass.h"
 #include "rewrite.h"
 
@@ -210,58 +211,6 @@ static bool cmd_annotate_check_targets(const struct annotate_args *a)
 		return false;
 	}
 	return true;
-}
-
-/* Writes data to path through a temporary file in its directory and a
- * rename, keeping the mode of the file it replaces (else 0666 & ~umask). */
-static bool cmd_annotate_write(const char *path, const char *data, size_t n)
-{
-	size_t pl = strlen(path);
-	const char *slash = strrchr(path, '/');
-	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
-	char *tmp = xmalloc(pl + 32);
-	snprintf(tmp, pl + 32, "%.*s.%s.hlolint-XXXXXX", (int)dl, path, path + dl);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "hlolint: error: cannot create a temporary file next to '%s': %s\n", path,
-			strerror(errno));
-		free(tmp);
-		return false;
-	}
-	struct stat st;
-	mode_t mode;
-	if (stat(path, &st) == 0) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t um = umask(0);
-		umask(um);
-		mode = 0666 & ~um;
-	}
-	bool ok = true;
-	for (size_t off = 0; ok && off < n;) {
-		ssize_t w = write(fd, data + off, n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			ok = false;
-		else
-			off += (size_t)w;
-	}
-	int saved = errno;
-	if (ok && fchmod(fd, mode) != 0)
-		ok = false, saved = errno;
-	if (ok && fsync(fd) != 0)
-		ok = false, saved = errno;
-	if (close(fd) != 0 && ok)
-		ok = false, saved = errno;
-	if (ok && rename(tmp, path) != 0)
-		ok = false, saved = errno;
-	if (!ok) {
-		fprintf(stderr, "hlolint: error: cannot write '%s': %s\n", path, strerror(saved));
-		unlink(tmp);
-	}
-	free(tmp);
-	return ok;
 }
 
 /* ---- Running the rules ---- */
@@ -562,11 +511,11 @@ int cmd_annotate(int argc, char **argv)
 	bool changed = out_len != src->len || memcmp(out, src->buf, out_len);
 	if (a.in_place) {
 		if (changed)
-			ok = cmd_annotate_write(a.file, out, out_len);
+			ok = output_write(a.file, out, out_len, NULL);
 	} else if (a.out && strcmp(a.out, "-")) {
-		ok = cmd_annotate_write(a.out, out, out_len);
+		ok = output_write(a.out, out, out_len, NULL);
 	} else if (!a.diff) {
-		ok = fwrite(out, 1, out_len, stdout) == out_len;
+		ok = output_write("-", out, out_len, NULL);
 	}
 	if (ok && a.diff)
 		ok = annotate_diff(stdout, a.file, a.in_place ? a.file : a.out && strcmp(a.out, "-") ? a.out : a.file,

@@ -149,6 +149,7 @@ static bool cmd_check_file(const char *path, uint32_t index, struct config *c, s
 {
 	struct source *src;
 	unsigned before = d->errors;
+	d->input = path;
 	struct hlo_file *f = cmd_load(path, d, &src);
 	if (!f) {
 		source_free(src);
@@ -207,6 +208,7 @@ int cmd_check(int argc, char **argv)
 		goto done;
 	}
 	d.max_errors = a.max_errors;
+	d.keep = a.format != REPORT_TEXT;   /* machine outputs list the errors too */
 	char *found = NULL;
 	const char *cfg_path = a.config;
 	if (!cfg_path && !a.no_config)
@@ -237,7 +239,7 @@ int cmd_check(int argc, char **argv)
 	for (uint32_t k = 0, n = 0; k < cfg.npasses; k++)
 		if (cfg.enabled[k])
 			ran[n++] = pass_table[k];
-	if (!report_finish(rep, &sink, ran, bad)) {
+	if (!report_finish(rep, &sink, ran, bad, &d)) {
 		fprintf(stderr, "hlolint: error: cannot write output\n");
 		ok = false;
 	}
@@ -246,17 +248,15 @@ int cmd_check(int argc, char **argv)
 	for (uint32_t k = 0; k < sink.n; k++)
 		failing += finding_fails(sink.items[k], cfg.fail_on);
 	if (a.write_baseline) {
-		char err[512];
-		if (!config_baseline_write(&sink, a.write_baseline, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
+		if (!config_baseline_write(&sink, a.write_baseline))
 			ok = false;
-		}
 		failing = 0;    /* everything found is now the baseline */
 	}
 	rc = !ok ? 2 : failing && !cfg.exit_zero ? 1 : 0;
 	report_free(rep);
 	finding_sink_free(&sink);
 done:
+	diag_free(&d);
 	config_free(&cfg);
 	free(a.files);
 	return rc;

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "mem.h"
+#include "report.h"
 #include "size.h"
 #include "target.h"
 
@@ -465,6 +466,7 @@ int cmd_mem(int argc, char **argv)
 	rc = 0;
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
+	d.keep = o.json;   /* JSON lists the inputs that failed */
 	struct json_writer w;
 	if (o.json) {
 		json_init(&w, stdout, 2);
@@ -478,6 +480,7 @@ int cmd_mem(int argc, char **argv)
 	for (int k = 0; k < nfiles; k++) {
 		struct source *src;
 		unsigned before = d.errors;
+		d.input = files[k];
 		struct hlo_file *f = cmd_load(files[k], &d, &src);
 		if (d.errors != before)
 			rc = 2;
@@ -506,9 +509,11 @@ int cmd_mem(int argc, char **argv)
 	}
 	if (o.json) {
 		json_end_array(&w);
+		report_json_errors(&w, &d);
 		json_end_object(&w);
 		json_finish(&w);
 	}
+	diag_free(&d);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "hlolint: error: cannot write output\n");
 		rc = 2;

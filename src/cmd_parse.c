@@ -49,6 +49,10 @@ struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source *
 		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
 		return NULL;
 	}
+	if (src->binary) {
+		diag_report(d, src, span_make(0, 0), DIAG_ERROR, "%s", src->binary);
+		return NULL;
+	}
 	return parse_file(src, d);
 }
 

@@ -3,6 +3,7 @@
  * booleans, one-line arrays; errors located through diag.h), command-line
  * overrides, suppressions and the baseline file.  It prints no findings. */
 #include "config.h"
+#include "output.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -926,13 +927,13 @@ void config_baseline_apply(struct config *c, struct finding_sink *s, uint32_t fr
 	}
 }
 
-bool config_baseline_write(const struct finding_sink *s, const char *path, char *err, size_t errlen)
+bool config_baseline_write(const struct finding_sink *s, const char *path)
 {
-	FILE *out = fopen(path, "w");
-	if (!out) {
-		snprintf(err, errlen, "%s: error: cannot write baseline: %s", path, strerror(errno));
-		return false;
-	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		fatal_out_of_memory();
 	fprintf(out, "# hlolint baseline 1: one finding per line: fingerprint rule path:line op_name\n"
 		     "# Only the fingerprint counts; regenerate with: hlolint check --write-baseline FILE ...\n");
 	for (uint32_t k = 0; k < s->n; k++) {
@@ -942,10 +943,9 @@ bool config_baseline_write(const struct finding_sink *s, const char *path, char 
 		fprintf(out, "%s %s %s:%llu %s\n", f->fingerprint, f->rule, f->path, (unsigned long long)f->line,
 			f->op_name[0] ? f->op_name : "-");
 	}
-	bool ok = !ferror(out);
 	if (fclose(out) != 0)
-		ok = false;
-	if (!ok)
-		snprintf(err, errlen, "%s: error: cannot write baseline: %s", path, strerror(errno));
+		fatal_out_of_memory();
+	bool ok = output_write(path, text, len, "baseline");
+	free(text);
 	return ok;
 }

@@ -125,6 +125,7 @@ bool config_baseline_load(struct config *c, const char *path, struct diag_sink *
 /* Marks findings [from, n) whose fingerprint is in the baseline (each entry
  * matches one finding: two identical findings need two lines). */
 void config_baseline_apply(struct config *c, struct finding_sink *s, uint32_t from);
-/* Writes every finding that is not suppressed; false (and err) on I/O error. */
-bool config_baseline_write(const struct finding_sink *s, const char *path, char *err, size_t errlen);
+/* Writes every finding that is not suppressed (whole or not at all, through
+ * output_write); false after an error message on I/O error. */
+bool config_baseline_write(const struct finding_sink *s, const char *path);
 #endif

@@ -4,7 +4,9 @@
  * caret with "..." marks (a 1 MB constant must not flood the terminal).
  * It does not decide exit codes or wording; it only formats and counts. */
 #include "diag.h"
+#include <stdlib.h>
 #include <string.h>
+#include "arena.h"
 
 #define DIAG_LINE_MAX 1024   /* longer lines are windowed */
 #define DIAG_WINDOW_BEFORE 128
@@ -26,6 +28,38 @@ void diag_init(struct diag_sink *d, FILE *out, unsigned max_errors)
 	d->out = out;
 	d->max_errors = max_errors;
 	d->quiet = out == NULL;
+}
+
+void diag_free(struct diag_sink *d)
+{
+	for (uint32_t k = 0; k < d->nrecs; k++) {
+		free(d->recs[k].path);
+		free(d->recs[k].msg);
+	}
+	free(d->recs);
+	d->recs = NULL;
+	d->nrecs = d->caprecs = 0;
+}
+
+static char *diag_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+static void diag_record(struct diag_sink *d, struct source *src, struct span sp, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (d->nrecs == d->caprecs)
+		d->recs = xreallocarray(d->recs, d->caprecs = d->caprecs ? 2 * d->caprecs : 8, sizeof *d->recs);
+	struct diag_record *r = &d->recs[d->nrecs++];
+	const char *path = src ? src->path : d->input;
+	r->path = path ? diag_strdup(path) : NULL;
+	r->line = r->col = 0;
+	if (src && !span_is_none(sp))
+		source_position(src, sp.start, &r->line, &r->col);
+	r->msg = diag_strdup(msg);
 }
 
 bool diag_full(const struct diag_sink *d)
@@ -72,7 +106,7 @@ static void diag_show_line(FILE *out, struct source *src, struct span sp)
 
 void diag_print_line(FILE *out, struct source *src, struct span sp)
 {
-	if (out && src && !span_is_none(sp))
+	if (out && src && !span_is_none(sp) && !src->binary)
 		diag_show_line(out, src, sp);
 }
 
@@ -81,6 +115,12 @@ void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 {
 	if (!d)  /* a silent decode (value_parse with no sink) */
 		return;
+	if (sev == DIAG_ERROR && d->keep && !d->capped) {
+		va_list cp;
+		va_copy(cp, ap);
+		diag_record(d, src, sp, fmt, cp);
+		va_end(cp);
+	}
 	if (sev == DIAG_ERROR)
 		d->errors++;
 	/* Once capped, everything is dropped: notes and warnings after the cap
@@ -104,7 +144,7 @@ void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 	}
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
-	if (src && !span_is_none(sp))
+	if (src && !span_is_none(sp) && !src->binary)   /* no raw binary on a terminal */
 		diag_show_line(out, src, sp);
 	if (sev == DIAG_ERROR && diag_full(d)) {
 		fputs("hlolint: error: too many errors, stopping\n", out);

@@ -11,15 +11,28 @@
 
 enum diag_severity { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
 
+/* One error as machine outputs list it (JSON "errors", SARIF notifications). */
+struct diag_record {
+	char *path;          /* NULL when the error belongs to no input */
+	uint64_t line, col;  /* 0 when it has no location */
+	char *msg;
+};
+
 struct diag_sink {
 	FILE *out;           /* stderr normally */
 	unsigned errors;     /* errors reported (also those past the cap) */
 	unsigned max_errors; /* 0 = unlimited */
 	bool capped;         /* "too many errors" already printed */
 	bool quiet;          /* count only (fuzzing, probing) */
+	bool keep;           /* also record errors (up to the cap) in recs */
+	const char *input;   /* the input being read: the path of errors without a source */
+	struct diag_record *recs;
+	uint32_t nrecs, caprecs;
 };
 
 void diag_init(struct diag_sink *d, FILE *out, unsigned max_errors);
+/* Frees the recorded errors. */
+void diag_free(struct diag_sink *d);
 /* Reports at span of src (src may be NULL: no location). */
 void diag_report(struct diag_sink *d, struct source *src, struct span sp,
 		 enum diag_severity sev, const char *fmt, ...)

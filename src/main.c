@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "output.h"
 
 #define HLOLINT_VERSION "0.1.0"
 
@@ -34,6 +35,7 @@ static void main_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	output_init_signals();
 	if (argc < 2) {
 		main_usage(stderr);
 		return 2;

@@ -355,7 +355,29 @@ static void report_json_finding(struct json_writer *w, const struct finding *f)
 	json_end_object(w);
 }
 
-static void report_json_doc(struct report *r, const struct finding_sink *s)
+/* "errors": the inputs that could not be read or parsed, one entry per
+ * error (path, line, column, message), so a failure never vanishes from
+ * machine output. */
+void report_json_errors(struct json_writer *w, const struct diag_sink *errs)
+{
+	json_key(w, "errors");
+	json_begin_array(w);
+	for (uint32_t k = 0; errs && k < errs->nrecs; k++) {
+		const struct diag_record *e = &errs->recs[k];
+		json_begin_object(w);
+		json_key(w, "path");
+		e->path ? json_string(w, e->path) : json_null(w);
+		json_key(w, "line");
+		e->line ? json_int(w, (int64_t)e->line) : json_null(w);
+		json_key(w, "column");
+		e->line ? json_int(w, (int64_t)e->col) : json_null(w);
+		report_kv_str(w, "message", e->msg);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void report_json_doc(struct report *r, const struct finding_sink *s, const struct diag_sink *errs)
 {
 	struct json_writer w;
 	json_init(&w, r->out, 2);
@@ -371,6 +393,7 @@ static void report_json_doc(struct report *r, const struct finding_sink *s)
 	for (uint32_t k = 0; k < s->n; k++)
 		report_json_finding(&w, s->items[k]);
 	json_end_array(&w);
+	report_json_errors(&w, errs);
 	json_end_object(&w);
 	json_finish(&w);
 }
@@ -570,8 +593,52 @@ static void report_sarif_result(struct json_writer *w, const struct finding *f, 
 	json_end_object(w);
 }
 
+/* invocations[0]: executionSuccessful, and every input error as a
+ * toolExecutionNotification with its location. */
+static void report_sarif_invocation(struct json_writer *w, const struct diag_sink *errs, unsigned bad_files)
+{
+	json_key(w, "invocations");
+	json_begin_array(w);
+	json_begin_object(w);
+	json_key(w, "executionSuccessful");
+	json_bool(w, bad_files == 0 && (!errs || errs->errors == 0));
+	json_key(w, "toolExecutionNotifications");
+	json_begin_array(w);
+	for (uint32_t k = 0; errs && k < errs->nrecs; k++) {
+		const struct diag_record *e = &errs->recs[k];
+		json_begin_object(w);
+		report_kv_str(w, "level", "error");
+		report_text_obj(w, "message", e->msg);
+		if (e->path) {
+			json_key(w, "locations");
+			json_begin_array(w);
+			json_begin_object(w);
+			json_key(w, "physicalLocation");
+			json_begin_object(w);
+			json_key(w, "artifactLocation");
+			json_begin_object(w);
+			report_kv_uri(w, "uri", e->path);
+			json_end_object(w);
+			if (e->line) {
+				json_key(w, "region");
+				json_begin_object(w);
+				report_kv_int(w, "startLine", (int64_t)e->line);
+				report_kv_int(w, "startColumn", (int64_t)e->col);
+				json_end_object(w);
+			}
+			json_end_object(w);
+			json_end_object(w);
+			json_end_array(w);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+	json_end_array(w);
+}
+
 static void report_sarif_doc(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
-			     bool has_baseline)
+			     bool has_baseline, const struct diag_sink *errs, unsigned bad_files)
 {
 	struct json_writer w;
 	json_init(&w, r->out, 2);
@@ -608,6 +675,7 @@ static void report_sarif_doc(struct report *r, const struct finding_sink *s, con
 		report_sarif_result(&w, f, idx, has_baseline);
 	}
 	json_end_array(&w);
+	report_sarif_invocation(&w, errs, bad_files);
 	json_end_object(&w);
 	json_end_array(&w);
 	json_end_object(&w);
@@ -640,17 +708,37 @@ static void report_text_summary(struct report *r, const struct finding_sink *s, 
 	fputc('\n', r->out);
 }
 
+/* Input errors as ::error annotations (stderr has them too, but only
+ * stdout's workflow commands become annotations). */
+static void report_github_errors(FILE *out, const struct diag_sink *errs)
+{
+	for (uint32_t k = 0; errs && k < errs->nrecs; k++) {
+		const struct diag_record *e = &errs->recs[k];
+		fputs("::error", out);
+		if (e->path) {
+			fputs(" file=", out);
+			report_gh_escape(out, e->path, true);
+			if (e->line)
+				fprintf(out, ",line=%llu,col=%llu", (unsigned long long)e->line,
+					(unsigned long long)e->col);
+		}
+		fputs("::", out);
+		report_gh_escape(out, e->msg, false);
+		fputc('\n', out);
+	}
+}
+
 bool report_finish(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
-		   unsigned bad_files)
+		   unsigned bad_files, const struct diag_sink *errs)
 {
 	bool has_baseline = false;
 	for (uint32_t k = 0; k < s->n && !has_baseline; k++)
 		has_baseline = s->items[k]->baseline;
 	switch (r->fmt) {
 	case REPORT_TEXT: report_text_summary(r, s, bad_files); break;
-	case REPORT_JSON: report_json_doc(r, s); break;
-	case REPORT_SARIF: report_sarif_doc(r, s, rules, has_baseline || s->baseline_given); break;
-	case REPORT_GITHUB: break;
+	case REPORT_JSON: report_json_doc(r, s, errs); break;
+	case REPORT_SARIF: report_sarif_doc(r, s, rules, has_baseline || s->baseline_given, errs, bad_files); break;
+	case REPORT_GITHUB: report_github_errors(r->out, errs); break;
 	}
 	return fflush(r->out) == 0 && !ferror(r->out);
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "diag.h"
 #include "finding.h"
 #include "ir.h"
 #include "pass.h"
@@ -37,7 +38,13 @@ void report_file(struct report *r, const struct finding_sink *s, uint32_t from);
 /* Writes what remains: the JSON or SARIF document, or the text summary
  * line (which mentions bad_files, the inputs that could not be read or
  * parsed).  rules lists the rules that ran (NULL-terminated), for SARIF's
- * rule table.  Returns false when the output could not be written. */
+ * rule table.  errs (may be NULL) holds the recorded input errors: JSON
+ * "errors", SARIF toolExecutionNotifications, GitHub ::error lines.
+ * Returns false when the output could not be written. */
 bool report_finish(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
-		   unsigned bad_files);
+		   unsigned bad_files, const struct diag_sink *errs);
+
+struct json_writer;
+/* The "errors" member of a JSON document (also `mem --format json`). */
+void report_json_errors(struct json_writer *w, const struct diag_sink *errs);
 #endif

@@ -4,6 +4,7 @@
  * is inflated with zlib.  It does not mmap: the scanner needs the two NULs
  * after the data, and a private copy survives the file changing under us. */
 #include "source.h"
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -149,6 +150,59 @@ static char *source_gunzip(const char *in, uint64_t inlen, uint64_t *outlen, con
 	return out;
 }
 
+/* Reads a protobuf varint at *p (at most 3 bytes: lengths under 2 MiB). */
+static bool source_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	*v = 0;
+	for (int k = 0; k < 3 && *p < end; k++) {
+		unsigned char b = *(*p)++;
+		*v |= (uint64_t)(b & 0x7f) << (7 * k);
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/* A serialized HloModuleProto starts with field 1 (name, wire type 2):
+ * 0x0a, a length, the printable module name, then field 2 or 3 (0x12
+ * entry_computation_name, 0x1a computations).  An HloProto or HloSnapshot
+ * wraps it in one more field-1 message.  Text never has 0x12 or 0x1a. */
+static bool source_is_hlo_proto(const unsigned char *p, const unsigned char *end)
+{
+	for (int depth = 0; depth < 2; depth++) {
+		uint64_t len;
+		if (p >= end || *p++ != 0x0a || !source_varint(&p, end, &len) || !len)
+			return false;
+		if (p < end && *p == 0x0a)
+			continue;   /* the outer message: look at the inner one */
+		if (len > 1024 || (uint64_t)(end - p) <= len)
+			return false;
+		for (uint64_t k = 0; k < len; k++)
+			if (p[k] < 0x20 || p[k] >= 0x7f)
+				return false;
+		return p[len] == 0x12 || p[len] == 0x1a;
+	}
+	return false;
+}
+
+const char *source_binary(const char *buf, uint64_t len)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	uint64_t n = len < 4096 ? len : 4096;
+	if (n >= 4 && !memcmp(p, "\x7f" "ELF", 4))
+		return "binary file (an ELF executable or library), not HLO text";
+	if (source_is_hlo_proto(p, p + n))
+		return "binary file: a serialized HloModuleProto ('.pb' dump), not HLO text; use the '.txt' "
+		       "dump beside it";
+	uint64_t ctrl = 0;
+	for (uint64_t k = 0; k < n; k++)
+		ctrl += (p[k] < 0x20 && p[k] != '\t' && p[k] != '\n' && p[k] != '\r' && p[k] != '\f' &&
+			 p[k] != '\v') || p[k] == 0x7f;
+	if (ctrl >= 8 || (ctrl && ctrl * 16 > n))
+		return "binary file, not HLO text";
+	return NULL;
+}
+
 struct source *source_load(const char *path, char *err, size_t errlen)
 {
 	int is_stdin = strcmp(path, "-") == 0;
@@ -183,6 +237,7 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 	struct source *s = source_new(path);
 	s->buf = buf;
 	s->len = len;
+	s->binary = source_binary(buf, len);
 	return s;
 }
 

@@ -13,6 +13,7 @@ struct source {
 	uint64_t len;
 	uint64_t *lines;    /* start offset of each line, lazily built */
 	uint64_t nlines;
+	const char *binary; /* NULL for text, else why the input is not HLO text */
 };
 
 /* Loads path ("-" = stdin); gunzips when the data starts with the gzip magic.
@@ -21,6 +22,11 @@ struct source *source_load(const char *path, char *err, size_t errlen);
 /* Wraps a caller buffer (copied, NUL padded). */
 struct source *source_from_memory(const char *path, const char *data, size_t n);
 void source_free(struct source *s);
+/* Why the input is binary rather than text (an ELF file, a serialized
+ * HloModuleProto, many control bytes in its first 4 KiB), or NULL.  One
+ * stray NUL in text is not binary: the scanner reports it in place.  Set
+ * in s->binary by source_load; diagnostics never print a binary line. */
+const char *source_binary(const char *buf, uint64_t len);
 /* 1-based line and column (bytes) of offset. */
 void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *col);
 /* Start and length of the line holding offset, without the line end. */

@@ -1,0 +1,32 @@
+/* output.h - writing a command's result to a path the user named: whole or
+ * not at all for files (temporary file beside the target, then rename),
+ * straight into devices and pipes, through symlinks to their target.  It
+ * does not build the output; callers hand it the finished bytes. */
+#ifndef HLO_OUTPUT_H
+#define HLO_OUTPUT_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes data to path:
+ *   "-", /dev/stdout, /dev/fd/1, /proc/self/fd/1   standard output;
+ *   a character device, FIFO or socket, or a /proc or /dev/fd link
+ *                                                 written into directly
+ *                                                 (append), never renamed;
+ *   a symlink                                      followed to its final
+ *                                                 target (like sed -i
+ *                                                 --follow-symlinks), the
+ *                                                 link itself kept;
+ *   a regular file or a new path                   a temporary file in the
+ *                                                 same directory, fsync'd
+ *                                                 and renamed over it,
+ *                                                 keeping the old mode.
+ * On failure prints "hlolint: error: cannot write WHAT 'path': reason" (what
+ * may be NULL) and leaves the target as it was (for files); returns false. */
+bool output_write(const char *path, const char *data, size_t n, const char *what);
+
+/* For the driver, once at start-up: SIGXFSZ is ignored (write fails with
+ * EFBIG instead of killing the process with a temporary file left), and
+ * SIGINT, SIGTERM and SIGHUP remove a temporary file being written before
+ * the process dies of the signal. */
+void output_init_signals(void);
+#endif
