@@ -56,7 +56,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build bench demo FORCE
+.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps bench demo FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -160,15 +160,28 @@ unit: $(DEPS_STAMP) $(UNIT_BIN)
 
 # Replay: every file in tests/fuzz/crashers/ (and the examples) through the
 # fuzz targets' entry points, built with the normal compiler.
-HAVE_PRINT  := $(wildcard src/print.h)
-REPLAY_BINS := $(BUILD)/replay_parse $(if $(HAVE_PRINT),$(BUILD)/replay_roundtrip)
-# The examples are replayed too: they must parse and round-trip.
-REPLAY_IN_parse     := tests/fuzz/crashers corpora/examples
-REPLAY_IN_roundtrip := tests/fuzz/crashers corpora/examples
+# Fuzz targets: the parse-level ones take bytes straight to the library; the
+# command ones (mem, check, annotate) run the command as the CLI does.
+FUZZ_TARGETS := parse roundtrip mem check annotate
+FUZZ_CMD_OBJ  = $(BUILD)/tests/fuzz/fuzz_cmd.o
+REPLAY_BINS := $(addprefix $(BUILD)/replay_,$(FUZZ_TARGETS))
+# The examples and the issue-8 robustness inputs are replayed too.
+REPLAY_IN   := tests/fuzz/crashers corpora/examples tests/robust
 
-$(BUILD)/replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libhlolint.a
+$(BUILD)/replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_CMD_OBJ) \
+		$(BUILD)/libhlolint.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Every replay binary over REPLAY_IN; the commands' diagnostics go to a log
+# that is shown only when a replay fails.
+define replay_all
+for t in $(FUZZ_TARGETS); do \
+	$(BUILD)/replay_$$t $(REPLAY_IN) 2>$(BUILD)/replay_$$t.log || \
+	{ st=1; tail -n 30 $(BUILD)/replay_$$t.log; echo "check: FAILED: replay_$$t"; }; \
+	grep -ah "^replay_$$t:" $(BUILD)/replay_$$t.log; \
+done;
+endef
 
 CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
 
@@ -181,9 +194,7 @@ check: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory $(CHECK_J) WERROR=-Werror check-build
 	$(Q)st=0; \
 	$(UNIT_BIN) || { st=1; echo "check: FAILED: unit tests"; }; \
-	$(BUILD)/replay_parse $(REPLAY_IN_parse) || { st=1; echo "check: FAILED: replay_parse"; }; \
-	$(if $(HAVE_PRINT),$(BUILD)/replay_roundtrip $(REPLAY_IN_roundtrip) || \
-		{ st=1; echo "check: FAILED: replay_roundtrip"; };) \
+	$(replay_all) \
 	HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
 	exit $$st
 
@@ -191,19 +202,35 @@ check-san: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory SAN=1 check
 
 # ---- Fuzzing (clang + libFuzzer) -------------------------------------------
+# `make fuzz` runs every target for FUZZ_SECONDS each (CI: 60) and fails on
+# the first crash, which it saves under build/fuzz-crashes/.  clang is
+# installed with apt-get when missing (root or password-less sudo).
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := parse $(if $(HAVE_PRINT),roundtrip)
 FUZZ_SEEDS   := build/fuzz-seeds
 
-build/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libhlolint.a
+build/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_CMD_OBJ) $(BUILD)/libhlolint.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 fuzz-build: $(addprefix build/fuzz_,$(FUZZ_TARGETS))
 
-fuzz: $(DEPS_STAMP)
-	$(Q)command -v $(FUZZ_CC) >/dev/null 2>&1 || \
+fuzz-deps: $(DEPS_STAMP)
+	$(Q)if ! command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; \
+		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+		else sudo=no; fi; \
+		if [ "$$sudo" != no ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "  DEPS    apt-get install clang"; \
+			{ $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q clang || \
+			  { $$sudo apt-get update -q && \
+			    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q clang; }; \
+			} >build/deps-clang.log 2>&1 || echo "  DEPS    apt-get failed (see build/deps-clang.log)"; \
+		fi; \
+	fi; \
+	command -v $(FUZZ_CC) >/dev/null 2>&1 || \
 		{ echo "hlolint: make fuzz needs $(FUZZ_CC) (install with: sudo apt-get install clang)"; exit 1; }
+
+fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-build
 	@rm -rf $(FUZZ_SEEDS) && mkdir -p $(FUZZ_SEEDS) build/fuzz-crashes
 	$(Q)for d in corpora ../shared/corpora tests; do \
@@ -214,12 +241,15 @@ fuzz: $(DEPS_STAMP)
 	$(Q)for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz-corpus/$$t; \
 		echo "  FUZZ    $$t for $(FUZZ_SECONDS) s"; \
+		: "commands print diagnostics on every input: close the target's stdout and"; \
+		: "stderr (libFuzzer keeps its own output and the sanitizers' reports)"; \
+		fd_mask=1; case $$t in mem|check|annotate) fd_mask=3 ;; esac; \
 		build/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-			-rss_limit_mb=4096 -print_final_stats=1 \
+			-rss_limit_mb=4096 -print_final_stats=1 -close_fd_mask=$$fd_mask \
 			-artifact_prefix=build/fuzz-crashes/$$t- \
 			build/fuzz-corpus/$$t $(FUZZ_SEEDS) 2>build/fuzz-$$t.log || \
 		{ tail -n 40 build/fuzz-$$t.log; \
-		  echo "fuzz_$$t: crash saved in build/fuzz-crashes/ (copy it to tests/fuzz/crashers/)"; \
+		  echo "fuzz_$$t: crash saved in build/fuzz-crashes/ (reduce it and add it to tests/fuzz/crashers/)"; \
 		  exit 1; }; \
 		grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' build/fuzz-$$t.log | \
 			sed "s/^/  $$t /"; \
@@ -277,5 +307,5 @@ clean:
 	rm -rf build
 
 -include $(DEPS)
--include $(UNIT_OBJ:.o=.d) $(BUILD)/tests/fuzz/replay.d $(BUILD)/tests/fuzz/fuzz_parse.d \
-	$(BUILD)/tests/fuzz/fuzz_roundtrip.d
+-include $(UNIT_OBJ:.o=.d) $(BUILD)/tests/fuzz/replay.d $(BUILD)/tests/fuzz/fuzz_cmd.d \
+	$(addprefix $(BUILD)/tests/fuzz/fuzz_,$(addsuffix .d,$(FUZZ_TARGETS)))

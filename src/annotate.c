@@ -312,7 +312,8 @@ void annotate_module(struct rewrite *rw, const struct hlo_module *m, const struc
 	for (uint32_t k = 0; k < head.n; k++)
 		texts[k] = head.v[k].text;
 	annotate_after_header(rw, m, texts, head.n);
-	qsort(body.v, body.n, sizeof *body.v, annotate_line_cmp);
+	if (body.n)   /* qsort(NULL, 0) is undefined */
+		qsort(body.v, body.n, sizeof *body.v, annotate_line_cmp);
 	for (uint32_t k = 0; k < body.n;) {
 		uint32_t j = k;
 		while (j < body.n && body.v[j].off == body.v[k].off) {

@@ -1265,7 +1265,8 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 	if (ok) {
 		/* Text order; one edit per layout (a buffer reached twice, an
 		 * operand used twice), none for layouts an earlier finding set. */
-		qsort(ed.v, ed.n, sizeof *ed.v, apply_edit_cmp);
+		if (ed.n)
+			qsort(ed.v, ed.n, sizeof *ed.v, apply_edit_cmp);
 		uint32_t w = 0;
 		for (uint32_t k = 0; k < ed.n; k++) {
 			struct apply_edit *x = &ed.v[k];

@@ -80,6 +80,6 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		rc |= replay_path(argv[i]);
 	const char *self = strrchr(argv[0], '/');
-	printf("%s: %u inputs replayed\n", self ? self + 1 : argv[0], replayed);
+	fprintf(stderr, "%s: %u inputs replayed\n", self ? self + 1 : argv[0], replayed);
 	return rc;
 }

@@ -1,0 +1,53 @@
+/* fuzz_cmd.c - the command fuzz targets' runner: the input goes to one
+ * temporary file (rewritten for every input) whose path ends the argv, and
+ * stdout is sent to /dev/null once.  It only drives commands; what they
+ * check lives in src/. */
+#include "fuzz_cmd.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char fuzz_cmd_path[4096];
+static int fuzz_cmd_fd = -1;
+
+static void fuzz_cmd_cleanup(void)
+{
+	if (fuzz_cmd_fd >= 0)
+		unlink(fuzz_cmd_path);
+}
+
+static void fuzz_cmd_init(void)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(fuzz_cmd_path, sizeof fuzz_cmd_path, "%s/hlolint-fuzz-XXXXXX.hlo", dir && *dir ? dir : "/tmp");
+	fuzz_cmd_fd = mkstemps(fuzz_cmd_path, 4);
+	if (fuzz_cmd_fd < 0 || !freopen("/dev/null", "w", stdout)) {
+		perror("fuzz_cmd: set-up");
+		abort();
+	}
+	atexit(fuzz_cmd_cleanup);
+}
+
+int fuzz_cmd_run(int (*cmd)(int, char **), const char *const *args, const uint8_t *data, size_t size)
+{
+	if (fuzz_cmd_fd < 0)
+		fuzz_cmd_init();
+	if (ftruncate(fuzz_cmd_fd, 0) != 0 || pwrite(fuzz_cmd_fd, data, size, 0) != (ssize_t)size) {
+		perror("fuzz_cmd: write input");
+		abort();
+	}
+	char *argv[64];
+	int argc = 0;
+	for (; args[argc] && argc < 62; argc++)
+		argv[argc] = (char *)args[argc];
+	argv[argc++] = fuzz_cmd_path;
+	argv[argc] = NULL;
+	int rc = cmd(argc, argv);
+	fflush(stdout);
+	if (rc < 0 || rc > 2) {
+		fprintf(stderr, "fuzz_cmd: %s returned %d (want 0, 1 or 2)\n", args[0], rc);
+		abort();
+	}
+	return rc;
+}
