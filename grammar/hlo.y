@@ -282,9 +282,13 @@ attrval
 	| vshape num_atom                       { $$ = build_value_group(ctx, V_SEQ, build_value_append(ctx, build_value_append(ctx, NULL, build_value_shape(ctx, $1, @1), false), $2, false), @$); }
 	;
 
+/* A value of its own (value_parse): attribute values, and name=value pairs
+ * where a value spans what looks like two attributes ("replica_groups=
+ * mesh[...], device_ids=(...) {...}", joined by build_attr). */
 values
 	: attrval                               { $$ = build_value_append(ctx, NULL, $1, false); }
 	| values ',' attrval                    { $$ = build_value_append(ctx, $1, $3, true); }
+	| values ',' ATTRNAME attrval           { $$ = build_value_append(ctx, $1, build_value_pair(ctx, $3, $4, @$), true); }
 	;
 
 num_atom

@@ -581,15 +581,15 @@ static const struct hlo_mesh_axis *attr_mesh_find(const struct hlo_mesh *m, cons
 	return hit ? *hit : NULL;
 }
 
-/* device_ids=(0,2,1,3) or device_ids=([4,2]T(1,0)). */
-static bool attr_device_ids(const struct hlo_value *p, struct arena *a, struct hlo_mesh *m,
+/* The value v of device_ids=(0,2,1,3) or device_ids=([4,2]T(1,0)); where
+ * locates an error about v's absence. */
+static bool attr_device_ids(const struct hlo_value *v, struct span where, struct arena *a, struct hlo_mesh *m,
 			    struct attr_error *err)
 {
-	const struct hlo_value *v = p->child;
 	struct hlo_tile_assignment *t = &m->device_ids;
 	uint64_t want = (uint64_t)attr_mesh_size(m);
 	if (!attr_is(v, V_PAREN))
-		return attr_fail(err, p->span, "expected device_ids=(...)");
+		return attr_fail(err, where, "expected device_ids=(...)");
 	m->has_device_ids = true;
 	t->rank = 1;
 	t->dims = arena_alloc(a, sizeof *t->dims);
@@ -729,7 +729,7 @@ static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value
 		if (attr_is_pair(c, "device_ids")) {
 			if (s->mesh.has_device_ids || seen_dims || s->whole != NAMED_DIMS)
 				return attr_fail(err, c->span, "device_ids must directly follow the mesh");
-			if (!attr_device_ids(c, a, &s->mesh, err))
+			if (!attr_device_ids(c->child, c->span, a, &s->mesh, err))
 				return false;
 		} else if (c->kind == V_BRACKET) {
 			if (seen_dims || s->whole != NAMED_DIMS)
@@ -1005,6 +1005,16 @@ bool attr_replica_groups(const struct hlo_file *f, const struct hlo_value *v, st
 {
 	memset(out, 0, sizeof *out);
 	out->uniform = true;
+	/* A mesh with a non-iota device order prints as "mesh[...],
+	 * device_ids=(...) {axes}": two comma-separated values, the pair holding
+	 * the device order and the axis list. */
+	const struct hlo_value *ids = NULL;
+	if (attr_is(v, V_SEQ) && attr_is(v->child, V_SEQ) && attr_is_pair(v->child->next, "device_ids")) {
+		ids = v->child->next;
+		if (ids->next)
+			return attr_fail(err, ids->next->span, "unexpected value after replica groups");
+		v = v->child;
+	}
 	if (attr_is(v, V_BRACE)) {
 		out->kind = RG_LIST;
 		if (!attr_int_lists(v, a, &out->list, err))
@@ -1039,6 +1049,15 @@ bool attr_replica_groups(const struct hlo_file *f, const struct hlo_value *v, st
 		out->kind = RG_MESH;
 		if (!attr_mesh(f, &cur, a, &out->mesh, err))
 			return false;
+		if (ids) {
+			const struct hlo_value *val = ids->child;
+			const struct hlo_value *paren = attr_is(val, V_SEQ) ? val->child : val;
+			if (cur || out->mesh.maximal)
+				return attr_fail(err, ids->span, "device_ids must directly follow the mesh");
+			if (!attr_device_ids(paren, ids->span, a, &out->mesh, err))
+				return false;
+			cur = paren ? paren->next : NULL;
+		}
 		if (!attr_is(cur, V_BRACE))
 			return attr_fail(err, v->span, "expected an axis list {...} after the mesh");
 		if (out->mesh.maximal) {

@@ -631,6 +631,16 @@ void build_attr(struct build_ctx *ctx, struct interned *name, struct span name_s
 		return;
 	if (!name)  /* inside an inline body: the scanner left it for us */
 		name = build_intern(ctx, ctx->src->buf + name_sp.start, (size_t)span_len(name_sp) - 1);
+	/* MeshAxesReplicaGroupList prints its mesh with a non-iota device order
+	 * as "replica_groups=mesh['x'=4,'y'=2], device_ids=([2,4]T(1,0)) {'x'}":
+	 * the ", device_ids=..." belongs to the replica_groups value. */
+	if (ctx->attrs.len && name->len == 10 && !memcmp(name->str, "device_ids", 10)) {
+		struct hlo_attr *prev = &VEC_AT(ctx->attrs, struct hlo_attr, ctx->attrs.len - 1);
+		if (prev->key == ATTR_REPLICA_GROUPS) {
+			prev->value_len = (uint32_t)(value_sp.end - prev->value_off);
+			return;
+		}
+	}
 	struct hlo_attr *a = build_vec_push(&ctx->attrs, sizeof *a);
 	a->name = name;
 	a->key = (uint16_t)(name->attr ? name->attr - 1 : ATTR_UNKNOWN);
