@@ -36,6 +36,8 @@ struct mem_internal {
 	const int64_t **leaf_split; /* global leaf -> split, NULL array when partitioned */
 	uint32_t nleaves;
 	bool tpu_default;
+	bool tpu_laid_out;          /* the dump carries TPU tiles: XLA:TPU's allocation rules apply */
+	bool host_is_device;        /* CPU target: pinned host memory is the device's memory */
 	int gen;
 	bool partitioned;
 };
@@ -368,6 +370,33 @@ static uint32_t mem_nleaves_of(struct mem_ctx *x, const struct hlo_instr *i)
 	return b[i->index + 1] - b[i->index];
 }
 
+/* XLA:TPU's buffer assignment gives a whole 4 KiB granule to an untiled
+ * constant and to an untiled buffer in memory space S(4) or S(6):
+ * "constant.123 s32[] size=4096", "s32[2]{0:S(4)} size=4096", "u32[]{:S(6)}
+ * size=4096" in every generation's buffer assignment in corpora/xla, while
+ * "u32[]{:T(128)S(6)}" is 512 as its tile says (docs/memory-model.md). */
+#define MEM_TPU_GRANULE 4096
+
+static void mem_tpu_granule(const struct mem_internal *in, const struct hlo_instr *def, const struct hlo_shape *s,
+			    struct mem_buffer *b)
+{
+	if (!in->tpu_laid_out || !b->bytes)
+		return;
+	if (size_has_tiles(s->layout) ||
+	    (def->op != OP_CONSTANT && b->memory_space != 4 && b->memory_space != 6))
+		return;
+	b->bytes = size_round_up(b->bytes, MEM_TPU_GRANULE);
+	b->bytes_max = size_round_up(b->bytes_max, MEM_TPU_GRANULE);
+}
+
+/* The one place a buffer's memory space is set.  On a CPU target pinned
+ * host memory S(5) is the device's own memory: XLA:CPU's memory_analysis
+ * counts such arguments and outputs as device bytes (corpora/xla). */
+static void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space)
+{
+	b->memory_space = in->host_is_device && space == 5 ? 0 : space;
+}
+
 static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_instr *def, uint32_t pos,
 			       uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
 {
@@ -390,13 +419,14 @@ static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct
 	b->def_pos = b->last_pos = pos;
 	b->id = id;
 	b->param = -1;
-	b->memory_space = s->layout ? s->layout->memory_space : 0;
+	mem_set_space(x->in, b, s->layout ? s->layout->memory_space : 0);
 	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
-		b->memory_space = s->elems[0]->layout->memory_space;
+		mem_set_space(x->in, b, s->elems[0]->layout->memory_space);
 	bool dflt;
 	mem_size(x->in, s, split, &b->bytes, &b->bytes_max, &b->unpadded, &dflt);
 	if (dflt)
 		b->flags |= MEM_BUF_DEFAULT_TILED;
+	mem_tpu_granule(x->in, def, s, b);
 	x->fwd[id] = id;
 	x->next[id] = NONE;
 	struct mem_comp *cs = mem_cs(x, owner);
@@ -1093,7 +1123,7 @@ static void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
 			 * its memory space wins (host-offloaded arguments). */
 			const struct hlo_shape *e = mem_ecl_param(x, (int64_t)n, j);
 			if (e && e->layout)
-				x->bufs[b].memory_space = e->layout->memory_space;
+				mem_set_space(x->in, &x->bufs[b], e->layout->memory_space);
 			x->leaf_buf[base + j] = b;
 		}
 		free(splits);
@@ -1201,7 +1231,7 @@ static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
 			 * is not moved back. */
 			const struct hlo_shape *e = res ? mem_leaf_shape(x, res, j) : NULL;
 			if (e && e->layout && e->layout->memory_space && bf->param < 0)
-				bf->memory_space = e->layout->memory_space;
+				mem_set_space(x->in, bf, e->layout->memory_space);
 		}
 	}
 	/* Arguments (unless donated and not returned) and constants live for
@@ -1603,6 +1633,11 @@ static void mem_totals(struct mem_ctx *x)
 				mm->alias_bytes = size_add(mm->alias_bytes, bf->bytes);
 		}
 	}
+	/* A ROOT tuple's index table is an output allocation of its own, as
+	 * XLA's memory_analysis counts it (output_size_in_bytes). */
+	const struct hlo_instr *root = x->entry ? x->entry->root : NULL;
+	if (root && root->shape && root->shape->type == PT_TUPLE)
+		mm->output_bytes = size_add(mm->output_bytes, target_tuple_table_bytes(mm->target, root->shape->rank));
 }
 
 struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a)
@@ -1633,6 +1668,8 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	 * dump has no layout assignment yet (no tiles anywhere). */
 	x.in->gen = mm->target->tpu_gen;
 	x.in->tpu_default = mm->target->kind == TARGET_TPU && mm->target->tpu_gen > 0 && !sg.tiled;
+	x.in->tpu_laid_out = sg.tiled != NULL;
+	x.in->host_is_device = mm->target->kind == TARGET_CPU;
 	mm->default_tiling = x.in->tpu_default;
 	mm->partitioned = x.in->partitioned = mem_decide(&x, o, &sg);
 

@@ -4,6 +4,7 @@
  * estimator never asks a live device (§8: prefer bytes_limit when one is at
  * hand). */
 #include "target.h"
+#include "size.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,27 +23,40 @@
  * 95.74G on v5p); elsewhere nominal minus 0.5 GiB, the middle of the
  * observed 0.25-0.75 GiB reservation (inferred). */
 static const struct target target_table[] = {
-	{ "tpu-v2", TARGET_TPU, 2, G(7.5), "TPU v2: 8 GiB per device (16 GiB chip, 2 cores) less ~0.5 GiB reserved", true },
-	{ "tpu-v3", TARGET_TPU, 3, G(15.48), "TPU v3: 16 GiB per device (32 GiB chip, 2 cores); 15.48G usable as in XLA OOM reports", true },
-	{ "tpu-v4", TARGET_TPU, 4, G(31.25), "TPU v4: 32 GiB per device (megacore); 31.25G usable as in XLA OOM reports", true },
-	{ "tpu-v5e", TARGET_TPU, 5, G(15.48), "TPU v5e: 16 GiB per device; 15.48G usable as in XLA OOM reports", true },
-	{ "tpu-v5p", TARGET_TPU, 5, G(95.74), "TPU v5p: 95 GiB per device (megacore); 95.74G available as in XLA's E1000 page", true },
-	{ "tpu-v6e", TARGET_TPU, 6, G(31.25), "TPU v6e: 32 GiB per device; 31.25G usable as in XLA OOM reports", true },
-	{ "tpu-v7", TARGET_TPU, 7, (uint64_t)(206e9 / 2) - G(0.5), "TPU7x: 192 GiB chip, 2 devices (~96 GiB each) less ~0.5 GiB reserved", true },
-	{ "a100-40", TARGET_GPU, 0, GPU(40), "A100 40GB: 75% of 40 GB (JAX's default preallocation)", true },
-	{ "a100-80", TARGET_GPU, 0, GPU(80), "A100 80GB: 75% of 80 GB (JAX's default preallocation)", true },
-	{ "h100", TARGET_GPU, 0, GPU(80), "H100 SXM/PCIe: 75% of 80 GB (JAX's default preallocation)", true },
-	{ "h200", TARGET_GPU, 0, GPU(141), "H200: 75% of 141 GB (JAX's default preallocation)", true },
-	{ "b200", TARGET_GPU, 0, GPU(180), "B200: 75% of 180 GB exposed (JAX's default preallocation)", true },
-	{ "mi300x", TARGET_GPU, 0, GPU(192), "MI300X: 75% of 192 GB (JAX's default preallocation)", true },
-	{ "cpu", TARGET_CPU, 0, 0, "CPU: host memory, no device capacity", true },
+	{ "tpu-v2", TARGET_TPU, 2, G(7.5), "TPU v2: 8 GiB per device (16 GiB chip, 2 cores) less ~0.5 GiB reserved", true, 0 },
+	{ "tpu-v3", TARGET_TPU, 3, G(15.48), "TPU v3: 16 GiB per device (32 GiB chip, 2 cores); 15.48G usable as in XLA OOM reports", true, 0 },
+	{ "tpu-v4", TARGET_TPU, 4, G(31.25), "TPU v4: 32 GiB per device (megacore); 31.25G usable as in XLA OOM reports", true, 512 },
+	{ "tpu-v5e", TARGET_TPU, 5, G(15.48), "TPU v5e: 16 GiB per device; 15.48G usable as in XLA OOM reports", true, 512 },
+	{ "tpu-v5p", TARGET_TPU, 5, G(95.74), "TPU v5p: 95 GiB per device (megacore); 95.74G available as in XLA's E1000 page", true, 0 },
+	{ "tpu-v6e", TARGET_TPU, 6, G(31.25), "TPU v6e: 32 GiB per device; 31.25G usable as in XLA OOM reports", true, 0 },
+	{ "tpu-v7", TARGET_TPU, 7, (uint64_t)(206e9 / 2) - G(0.5), "TPU7x: 192 GiB chip, 2 devices (~96 GiB each) less ~0.5 GiB reserved", true, 0 },
+	{ "a100-40", TARGET_GPU, 0, GPU(40), "A100 40GB: 75% of 40 GB (JAX's default preallocation)", true, 0 },
+	{ "a100-80", TARGET_GPU, 0, GPU(80), "A100 80GB: 75% of 80 GB (JAX's default preallocation)", true, 0 },
+	{ "h100", TARGET_GPU, 0, GPU(80), "H100 SXM/PCIe: 75% of 80 GB (JAX's default preallocation)", true, 0 },
+	{ "h200", TARGET_GPU, 0, GPU(141), "H200: 75% of 141 GB (JAX's default preallocation)", true, 0 },
+	{ "b200", TARGET_GPU, 0, GPU(180), "B200: 75% of 180 GB exposed (JAX's default preallocation)", true, 0 },
+	{ "mi300x", TARGET_GPU, 0, GPU(192), "MI300X: 75% of 192 GB (JAX's default preallocation)", true, 0 },
+	{ "cpu", TARGET_CPU, 0, 0, "CPU: host memory, no device capacity", true, 0 },
 	/* Inferred only. */
-	{ "tpu", TARGET_TPU, 0, 0, "TPU of unknown generation: no capacity", false },
-	{ "gpu", TARGET_GPU, 0, 0, "GPU of unknown model: no capacity", false },
-	{ "none", TARGET_NONE, 0, 0, "no backend known: dense sizes, no capacity", false },
+	{ "tpu", TARGET_TPU, 0, 0, "TPU of unknown generation: no capacity", false, 0 },
+	{ "gpu", TARGET_GPU, 0, 0, "GPU of unknown model: no capacity", false, 0 },
+	{ "none", TARGET_NONE, 0, 0, "no backend known: dense sizes, no capacity", false, 0 },
 };
 
 #define TARGET_N (sizeof target_table / sizeof target_table[0])
+
+uint64_t target_tuple_table_bytes(const struct target *t, uint32_t n)
+{
+	switch (t->kind) {
+	case TARGET_TPU:
+		return size_round_up((uint64_t)n * 4, t->tuple_align ? t->tuple_align : 32);
+	case TARGET_GPU:
+	case TARGET_CPU:
+		return (uint64_t)n * 8;
+	default:
+		return 0;
+	}
+}
 
 const struct target *const target_presets[] = {
 	&target_table[0], &target_table[1], &target_table[2], &target_table[3], &target_table[4],

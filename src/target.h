@@ -24,7 +24,15 @@ struct target {
 	uint64_t hbm_bytes;         /* usable memory of one device; 0 = unknown */
 	const char *about;          /* one line: the capacity and where it comes from */
 	bool preset;                /* selectable with --target (listed by --help) */
+	uint16_t tuple_align;       /* TPU: a tuple's index table rounds up to this (0: 32) */
 };
+
+/* Bytes of the index table of a tuple with n elements, as the target's
+ * buffer assignment allocates it: 4 bytes per element on TPU rounded up to
+ * the preset's alignment (512 on v4 and v5e, 32 on v5p, v6e and TPU7x, as
+ * in every ROOT tuple of corpora/xla), 8 bytes per element on GPU and CPU,
+ * 0 when no backend is known. */
+uint64_t target_tuple_table_bytes(const struct target *t, uint32_t n);
 
 /* The preset named name, or NULL.  Generic inferred targets ("tpu", "gpu",
  * "none") are not presets and are not found. */
