@@ -56,7 +56,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps bench demo FORCE
+.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps bench demo corpus-xla FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -288,6 +288,24 @@ bench: all build/bench/measure $(BENCH_FILE)
 	$(Q)st=0; for c in $(BENCH_CMDS); do \
 		build/bench/measure $$c $(BENCH_FILE) $(BUILD)/hlolint $$c $(BENCH_FILE) || st=1; \
 	done; exit $$st
+
+# ---- Ground truth from the real compiler (corpora/xla) ----------------------
+# `make corpus-xla` makes a virtual environment with the pinned JAX, jaxlib
+# and libtpu of corpora/xla/requirements.txt and recompiles every program x
+# target into corpora/xla/out (see docs/fidelity.md).  The tests that read
+# the stored results (tests/xla/) need none of this.
+XLA_VENV := build/xla-venv
+XLA_PY   := $(XLA_VENV)/bin/python
+
+$(XLA_VENV)/.ok: corpora/xla/requirements.txt
+	@echo "  VENV    $(XLA_VENV) (corpora/xla/requirements.txt)"
+	$(Q)python3 -m venv $(XLA_VENV) && \
+		$(XLA_PY) -m pip install -q -r corpora/xla/requirements.txt >build/xla-venv.log 2>&1 || \
+		{ tail -n 5 build/xla-venv.log; echo "hlolint: cannot make $(XLA_VENV) (see build/xla-venv.log)"; exit 1; }
+	@touch $@
+
+corpus-xla: $(XLA_VENV)/.ok
+	$(Q)$(XLA_PY) corpora/xla/gen.py $(GEN_ARGS)
 
 # ---- Demo --------------------------------------------------------------------
 # One line per step; later stages add lines (e.g. mem, check).  A step

@@ -1,0 +1,119 @@
+#!/bin/sh
+# test_fidelity.sh - hlolint against what the real compiler said about our
+# own programs (corpora/xla, written by `make corpus-xla`; no JAX needed):
+#   - every stored module (compiled.hlo.gz, after_optimizations.hlo.gz) parses
+#     and verifies;
+#   - arguments, outputs and aliased bytes equal compiled.memory_analysis();
+#   - every value of XLA's buffer assignment that hlolint also lists (same
+#     instruction and shape) has the same size;
+#   - hlolint's peak against XLA's total (arguments + outputs - aliased +
+#     temporaries): the error may not grow past its pin in fidelity.pins;
+#   - for the programs that do not fit, the compiler's "required" figure
+#     against hlolint's peak, pinned the same way.
+# Prints the fidelity table.  UPDATE=1 rewrites the pins (review the diff).
+LC_ALL=C
+export LC_ALL
+HLOLINT=${HLOLINT:-build/hlolint}
+X=corpora/xla
+PINS=tests/xla/fidelity.pins
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-fidelity.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+st=0
+fail() {
+	echo "FAIL: $*"
+	st=1
+}
+[ -f "$X/MANIFEST.tsv" ] || { echo "no $X/MANIFEST.tsv"; exit 1; }
+
+# One JSON number of hlolint's module object / of memory_analysis.json.
+jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
+# 100 * (a - b) / b with one decimal.
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "0.0"; else printf "%+.1f", 100 * (a - b) / b }'; }
+human() { awk -v b="$1" 'BEGIN { u = "BKMGT"; i = 1; while (b >= 1024 && i < 5) { b /= 1024; i++ }
+	printf (i == 1 ? "%d%s" : "%.2f%s"), b, substr(u, i, 1) }'; }
+
+: >"$tmp/pins.new"
+nmod=0 nbuf=0 nbufbad=0 exact=0 ncompiled=0 noom=0 within1=0 within10=0 ntotal=0
+printf '%-34s %-8s %9s %9s %7s %7s %s\n' module target "XLA" hlolint error pinned "args/out/alias"
+# shellcheck disable=SC2034  # the MANIFEST columns read but not used
+while IFS='	' read -r prog case target kind status dir args outs alias temp code hargs houts halias htemp hcode \
+	xpeak expect about; do
+	[ "$prog" = program ] && continue
+	name=$prog/$case
+	d=$X/$dir
+	for m in "$d/compiled.hlo.gz" "$d/after_optimizations.hlo.gz"; do
+		[ -f "$m" ] || continue
+		nmod=$((nmod + 1))
+		"$HLOLINT" parse "$m" >"$tmp/out" 2>"$tmp/err" || fail "$m does not parse: $(head -n 1 "$tmp/err")"
+	done
+	if [ "$status" = oom ]; then
+		# "... required for HLO temporaries (30.31G) exceeds available HBM (15.75G)."
+		need=$(sed -n 's/.*required for HLO temporaries (\([0-9.]*G\)).*/\1/p' "$d/error.txt" | head -n 1)
+		[ -n "$need" ] || { fail "$name/$target: no required figure in error.txt"; continue; }
+		"$HLOLINT" mem --format json --target "$target" "$d/after_optimizations.hlo.gz" >"$tmp/j" 2>"$tmp/err" ||
+			{ fail "$name/$target: mem failed: $(head -n 1 "$tmp/err")"; continue; }
+		peak=$(jnum peak_bytes "$tmp/j")
+		xb=$(awk -v g="${need%G}" 'BEGIN { printf "%.0f", g * 1073741824 }')
+		err=$(pct "$peak" "$xb")
+		cmp_what="oom required"
+		noom=$((noom + 1))
+	else
+		"$HLOLINT" mem --format json --top 0 --target "$target" "$d/compiled.hlo.gz" >"$tmp/j" 2>"$tmp/err" ||
+			{ fail "$name/$target: mem failed: $(head -n 1 "$tmp/err")"; continue; }
+		peak=$(jnum peak_bytes "$tmp/j")
+		ncompiled=$((ncompiled + 1))
+		ours="$(jnum argument_bytes "$tmp/j") $(jnum output_bytes "$tmp/j") $(jnum alias_bytes "$tmp/j")"
+		if [ "$ours" = "$args $outs $alias" ]; then
+			cmp_what="exact"
+			exact=$((exact + 1))
+		else
+			cmp_what="DIFFER"
+			fail "$name/$target: arguments/outputs/aliased $ours, XLA $args $outs $alias"
+		fi
+		xb=$((args + outs - alias + temp))
+		err=$(pct "$peak" "$xb")
+		# Per-buffer sizes: XLA's values against hlolint's buffers.
+		if [ -f "$d/buffer-assignment.txt.gz" ]; then
+			sed -n 's/^ *"instruction": "\(.*\)",$/I\1/p; s/^ *"shape": "\(.*\)",$/S\1/p;
+				s/^ *"bytes": \([0-9]*\),$/B\1/p' "$tmp/j" >"$tmp/ours"
+			gzip -dc "$d/buffer-assignment.txt.gz" |
+				sed -n 's/^ value: <[0-9]* \([^ {>]*\)[^>]*> (size=\([0-9]*\),offset=[0-9]*): \(.*\)$/\1 \2 \3/p' \
+				>"$tmp/xla"
+			awk 'NR == FNR { c = substr($0, 1, 1); v = substr($0, 2)
+					if (c == "I") i = v; else if (c == "S") s = v; else have[i " " s] = have[i " " s] " " v " "
+					next }
+				{ key = $1 " " substr($0, length($1) + length($2) + 3)
+				  if (key in have) { n++; if (index(have[key], " " $2 " ") == 0) { bad++
+					if (bad <= 3) print "  size " $1 " " $2 " (XLA) vs" have[key] > "/dev/stderr" } } }
+				END { print n + 0, bad + 0 }' "$tmp/ours" "$tmp/xla" >"$tmp/cnt" 2>"$tmp/badlist"
+			read -r n bad <"$tmp/cnt"
+			nbuf=$((nbuf + n))
+			nbufbad=$((nbufbad + bad))
+			[ "$bad" -eq 0 ] || { fail "$name/$target: $bad of $n buffer sizes differ from XLA's"; cat "$tmp/badlist"; }
+		fi
+	fi
+	ntotal=$((ntotal + 1))
+	a=${err#[+-]}
+	awk -v e="$a" 'BEGIN { exit !(e <= 1) }' && within1=$((within1 + 1))
+	awk -v e="$a" 'BEGIN { exit !(e <= 10) }' && within10=$((within10 + 1))
+	pin=$(awk -v k="$name/$target" '$1 == k { print $2 }' "$PINS" 2>/dev/null)
+	echo "$name/$target $err" >>"$tmp/pins.new"
+	printf '%-34s %-8s %9s %9s %6s%% %6s%% %s\n' "$name" "$target" "$(human "$xb")" "$(human "$peak")" \
+		"$err" "${pin:-none}" "$cmp_what"
+	if [ -z "$UPDATE" ]; then
+		if [ -z "$pin" ]; then
+			fail "$name/$target: no pin in $PINS (run UPDATE=1 $0)"
+		elif ! awk -v e="$a" -v p="${pin#[+-]}" 'BEGIN { exit !(e <= p + 0.05) }'; then
+			fail "$name/$target: peak error $err% is worse than its pin $pin%"
+		fi
+	fi
+done <"$X/MANIFEST.tsv"
+[ -n "$UPDATE" ] && cp "$tmp/pins.new" "$PINS" && echo "pins written to $PINS"
+echo "$nmod modules parsed; $exact of $ncompiled with exact arguments/outputs/aliased;" \
+	"$((nbuf - nbufbad)) of $nbuf buffer sizes exact;" \
+	"peak within 1% of XLA on $within1, within 10% on $within10 of $ntotal"
+echo "$noom out-of-memory reports: the compiler's required figure against hlolint's peak (pinned above)"
+[ "$nmod" -ge 40 ] || fail "only $nmod stored modules (want >= 40)"
+[ "$noom" -ge 5 ] || fail "only $noom out-of-memory reports (want >= 5)"
+[ "$nbuf" -ge 1000 ] || fail "only $nbuf buffer sizes compared (want >= 1000)"
+exit $st
