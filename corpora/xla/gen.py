@@ -4,7 +4,8 @@ and store what it said, for hlolint's fidelity tests (tests/xla/).
 
 TPU targets compile deviceless: libtpu gives the devices of a topology
 (jax.experimental.topologies.get_topology_desc) on a CPU-only machine; the
-CPU target uses 8 host devices.  For every program case and target it
+GPU target does the same through jax-cuda12-plugin with an H100 target
+config; the CPU target uses 8 host devices.  For every program case and target it
 writes corpora/xla/out/<program>/<case>/<target>/:
   compiled.hlo.gz                 compiled.as_text()
   after_optimizations.hlo.gz      the --xla_dump_to after-optimizations module
@@ -39,15 +40,39 @@ import numpy as np  # noqa: E402
 from jax.experimental import topologies  # noqa: E402
 from jax.sharding import Mesh  # noqa: E402
 
-# name -> (topology_name, chip_config_name, mesh shape); None topology = host CPU.
+# name -> (topology_name, chip_config_name, mesh shape); None topology = host
+# CPU; "gpu:" topologies compile deviceless for CUDA with GPU_CONFIG.
 TARGETS = {
     "tpu-v4": ("v4:2x2x1", "megacore", (2, 2)),
     "tpu-v5e": ("v5e:2x4", "default", (2, 4)),
     "tpu-v5p": ("v5p:2x2x1", "megacore", (2, 2)),
     "tpu-v6e": ("v6e:2x4", "default", (2, 4)),
     "tpu-v7": ("tpu7x:2x2x1", "default", (2, 4)),
+    "h100": ("gpu:1x1x8", "h100", (2, 4)),
     "cpu": (None, None, (2, 4)),
 }
+
+# The device description XLA:GPU compiles for without a GPU: H100 SXM 80GB
+# (sm_90, 132 SMs), from NVIDIA's published specifications.  Only what the
+# compiler's cost model and memory checks read.
+H100 = dict(threads_per_block_limit=1024, threads_per_warp=32, shared_memory_per_block=49152,
+            shared_memory_per_core=233472, threads_per_core_limit=2048, core_count=132, fpus_per_core=128,
+            block_dim_limit_x=2147483647, block_dim_limit_y=65535, block_dim_limit_z=65535,
+            memory_bandwidth=3352320000000, l2_cache_size=52428800, clock_rate_ghz=1.98,
+            device_memory_size=84942979072, shared_memory_per_block_optin=232448,
+            registers_per_core_limit=65536, registers_per_block_limit=65536)
+GPU_CONFIGS = {"h100": (H100, 9, 0, "NVIDIA H100 80GB HBM3")}
+# Autotuning needs a device; the deviceless compile must not try.
+GPU_OPTIONS = {"xla_gpu_shard_autotuning": False, "xla_gpu_autotune_level": 0}
+
+
+def gpu_target_config(name):
+    """A GpuTargetConfigProto in text format for get_topology_desc(platform="cuda")."""
+    info, major, minor, desc = GPU_CONFIGS[name]
+    body = "".join(f"  {k}: {v}\n" for k, v in info.items())
+    body += f"  cuda_compute_capability {{ major: {major} minor: {minor} }}\n"
+    return (f"gpu_device_info {{\n{body}}}\nplatform_name: \"CUDA\"\n"
+            f"dnn_version_info {{ major: 9 minor: 1 }}\ndevice_description_str: \"{desc}\"\n")
 PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "donation", "gpt"]
 MEMORY_FIELDS = ["argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes",
                  "generated_code_size_in_bytes", "host_argument_size_in_bytes", "host_output_size_in_bytes",
@@ -59,6 +84,9 @@ def devices_of(target):
     topo, chip, shape = TARGETS[target]
     if topo is None:
         devs = jax.devices("cpu")
+    elif topo.startswith("gpu:"):
+        devs = topologies.get_topology_desc(platform="cuda", topology=topo[4:],
+                                            target_config=gpu_target_config(chip)).devices
     else:
         devs = topologies.get_topology_desc(topology_name=topo, platform="tpu", chip_config_name=chip).devices
     n = shape[0] * shape[1]
@@ -88,7 +116,7 @@ def dump_file(dump, suffix):
     return os.path.join(dump, hits[-1][1]) if hits else None
 
 
-def compile_case(case, outdir):
+def compile_case(case, outdir, target):
     """Compiles one case; writes its files to outdir; returns (status, memory dict, seconds)."""
     os.makedirs(outdir, exist_ok=True)
     for n in os.listdir(outdir):
@@ -99,7 +127,10 @@ def compile_case(case, outdir):
     try:
         # Every argument carries its NamedSharding: no mesh context needed.
         lowered = jax.jit(case.fn, **case.jit).lower(*case.args)
-        compiled = lowered.compile(compiler_options={"xla_dump_to": dump, "xla_dump_hlo_as_text": True})
+        opts = {"xla_dump_to": dump, "xla_dump_hlo_as_text": True}
+        if TARGETS[target][0] and TARGETS[target][0].startswith("gpu:"):
+            opts.update(GPU_OPTIONS)
+        compiled = lowered.compile(compiler_options=opts)
         write_gz(os.path.join(outdir, "compiled.hlo.gz"), compiled.as_text())
         ma = compiled.memory_analysis()
         mem = {k: int(getattr(ma, k)) for k in MEMORY_FIELDS if hasattr(ma, k)}
@@ -161,6 +192,10 @@ def main():
         mod = load_program(prog)
         for target in targets:
             mesh, kind = devices_of(target)
+            if not a.list:  # what this run redoes replaces its old rows and files
+                for k in [k for k in old if k[0] == prog and k[2] == target and (not only_case or k[1] == only_case)]:
+                    shutil.rmtree(os.path.join(a.out, *k), ignore_errors=True)
+                    del old[k]
             for case in mod.cases(mesh, target):
                 if only_case and case.name != only_case:
                     continue
@@ -170,7 +205,7 @@ def main():
                     print(f"{prog}/{case.name}/{target}: {case.about}")
                     continue
                 outdir = os.path.join(a.out, prog, case.name, target)
-                status, mem, secs = compile_case(case, outdir)
+                status, mem, secs = compile_case(case, outdir, target)
                 print(f"{prog}/{case.name}/{target}: {status} ({secs:.1f} s)", flush=True)
                 row = {"program": prog, "case": case.name, "target": target, "device_kind": kind, "status": status,
                        "dir": os.path.relpath(outdir, HERE),
@@ -190,7 +225,8 @@ def main():
         v = versions()
         f.write("".join(f"{k}\t{v[k]}\n" for k in sorted(v)))
         f.write("env\tJAX_PLATFORMS=cpu TPU_SKIP_MDS_QUERY=1 XLA_FLAGS=--xla_force_host_platform_device_count=8\n")
-        f.write("compile\tcompiler_options={xla_dump_to: <tmp>, xla_dump_hlo_as_text: true}\n")
+        f.write("compile\tcompiler_options={xla_dump_to: <tmp>, xla_dump_hlo_as_text: true}"
+                " (GPU: + xla_gpu_shard_autotuning=false, xla_gpu_autotune_level=0)\n")
         for t in TARGETS:
             topo, chip, shape = TARGETS[t]
             f.write(f"target\t{t}\t{topo or 'host'}\t{chip or '-'}\tmesh {shape[0]}x{shape[1]} (data, model)\n")

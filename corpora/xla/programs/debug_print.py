@@ -36,6 +36,11 @@ def clean(x):
 
 def cases(mesh, target):
     x = sds(mesh, (2048, 2048), jnp.float32, ("data", None))
+    if target == "h100":
+        # A host callback needs the real GPU backend to lower: deviceless,
+        # jit fails with "Unknown backend: 'gpu' requested, but no platforms
+        # that are instances of gpu are present".
+        return [Case("clean", clean, (x,), expect={"host-transfer": None}, about="the step without prints")]
     return [
         Case("print_in_scan", print_in_scan, (x,), expect={"host-transfer": "debug_print"},
              about="jax.debug.print inside lax.scan"),
