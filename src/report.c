@@ -488,15 +488,27 @@ static void report_sarif_rule(struct json_writer *w, const struct pass *p)
 	json_end_object(w);
 }
 
-static void report_sarif_region(struct json_writer *w, const struct finding *f)
+/* "physicalLocation": the file, and the region when there is a line (the
+ * end only when it lies past the start). */
+static void report_sarif_physical(struct json_writer *w, const char *path, uint64_t line, uint64_t col,
+				  uint64_t end_line, uint64_t end_col)
 {
-	json_key(w, "region");
+	json_key(w, "physicalLocation");
 	json_begin_object(w);
-	report_kv_int(w, "startLine", (int64_t)f->line);
-	report_kv_int(w, "startColumn", (int64_t)f->col);
-	if (f->end_line >= f->line && (f->end_line > f->line || f->end_col > f->col)) {
-		report_kv_int(w, "endLine", (int64_t)f->end_line);
-		report_kv_int(w, "endColumn", (int64_t)f->end_col);
+	json_key(w, "artifactLocation");
+	json_begin_object(w);
+	report_kv_uri(w, "uri", path);
+	json_end_object(w);
+	if (line) {
+		json_key(w, "region");
+		json_begin_object(w);
+		report_kv_int(w, "startLine", (int64_t)line);
+		report_kv_int(w, "startColumn", (int64_t)col);
+		if (end_line >= line && (end_line > line || end_col > col)) {
+			report_kv_int(w, "endLine", (int64_t)end_line);
+			report_kv_int(w, "endColumn", (int64_t)end_col);
+		}
+		json_end_object(w);
 	}
 	json_end_object(w);
 }
@@ -513,15 +525,7 @@ static void report_sarif_result(struct json_writer *w, const struct finding *f, 
 	json_key(w, "locations");
 	json_begin_array(w);
 	json_begin_object(w);
-	json_key(w, "physicalLocation");
-	json_begin_object(w);
-	json_key(w, "artifactLocation");
-	json_begin_object(w);
-	report_kv_uri(w, "uri", f->path);
-	json_end_object(w);
-	if (f->line)
-		report_sarif_region(w, f);
-	json_end_object(w);
+	report_sarif_physical(w, f->path, f->line, f->col, f->end_line, f->end_col);
 	if (f->instruction[0]) {
 		json_key(w, "logicalLocations");
 		json_begin_array(w);
@@ -613,20 +617,7 @@ static void report_sarif_invocation(struct json_writer *w, const struct diag_sin
 			json_key(w, "locations");
 			json_begin_array(w);
 			json_begin_object(w);
-			json_key(w, "physicalLocation");
-			json_begin_object(w);
-			json_key(w, "artifactLocation");
-			json_begin_object(w);
-			report_kv_uri(w, "uri", e->path);
-			json_end_object(w);
-			if (e->line) {
-				json_key(w, "region");
-				json_begin_object(w);
-				report_kv_int(w, "startLine", (int64_t)e->line);
-				report_kv_int(w, "startColumn", (int64_t)e->col);
-				json_end_object(w);
-			}
-			json_end_object(w);
+			report_sarif_physical(w, e->path, e->line, e->col, 0, 0);
 			json_end_object(w);
 			json_end_array(w);
 		}
