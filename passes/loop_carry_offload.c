@@ -599,7 +599,7 @@ static void lco_survivor(struct lco_state *st, const struct hlo_instr *i)
 	mem_instr_size(st->mm, i, &p, &px, &u);
 	finding_set_bytes(f, (int64_t)p);
 	finding_note(fs, f, "XLA's host offloader removes every MoveToHost/MoveToDevice/annotate_device_placement it "
-		     "handles; one left in an optimized module means the value %s (MEMORY_FACTS §3.3)",
+		     "handles; one left in an optimized module means the value %s (docs/rules/loop-carry-offload.md)",
 		     a == LCO_TO_DEVICE ? "was not brought back from host memory as asked" : "stays in device memory");
 	if (cpu)
 		finding_note(fs, f, "expected on CPU, which has no host offloading");

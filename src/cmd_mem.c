@@ -255,7 +255,7 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 		mm->scheduled ? "the module's schedule (is_scheduled=true)"
 			      : "definition order, a topological order (the module has no schedule)");
 	if (mm->default_tiling)
-		fprintf(out, "  tiling:      default TPU tiling of %s for arrays without tiles (MEMORY_FACTS §1.4)\n",
+		fprintf(out, "  tiling:      default TPU tiling of %s for arrays without tiles (docs/memory-model.md §1)\n",
 			mm->target->name);
 	else if (mm->target->kind == TARGET_TPU)
 		fprintf(out, "  tiling:      from the layouts in the dump\n");
@@ -269,7 +269,7 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 	else
 		fprintf(out, "Peak %s usage >= %s\n", mem, cmd_mem_h(mm->peak_bytes, h1));
 	if (mm->peak_bytes_max > mm->peak_bytes)
-		fprintf(out, "    (up to %s with the large second-minor tiling, MEMORY_FACTS §1.4)\n",
+		fprintf(out, "    (up to %s with the large second-minor tiling, docs/memory-model.md §1)\n",
 			cmd_mem_h(mm->peak_bytes_max, h1));
 	if (mm->hbm_bytes && mm->peak_bytes > mm->hbm_bytes)
 		fprintf(out, "    exceeds capacity by %s\n", cmd_mem_h(mm->peak_bytes - mm->hbm_bytes, h1));

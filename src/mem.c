@@ -1455,7 +1455,7 @@ static void mem_finish(struct mem_ctx *x, struct mem_frame *fr)
 	mem_cs(x, c)->state = MEM_DONE;
 }
 
-/* ---- Deciding how to read shapes (MEMORY_FACTS §5.4) ---- */
+/* ---- Deciding how to read shapes (docs/memory-model.md §3) ---- */
 
 struct mem_signals {
 	struct hlo_file *f;
@@ -1565,29 +1565,29 @@ static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct me
 		return o->partitioned;
 	}
 	if (base && strstr(base, "before_optimizations")) {
-		snprintf(r, cap, "the file name says before_optimizations, MEMORY_FACTS §5.4");
+		snprintf(r, cap, "the file name says before_optimizations, docs/memory-model.md §3");
 		return false;
 	}
 	if (base && strstr(base, "after_optimizations")) {
-		snprintf(r, cap, "the file name says after_optimizations, MEMORY_FACTS §5.4");
+		snprintf(r, cap, "the file name says after_optimizations, docs/memory-model.md §3");
 		return true;
 	}
 	if (x->m->is_scheduled) {
-		snprintf(r, cap, "is_scheduled=true: an optimized module, MEMORY_FACTS §5.4");
+		snprintf(r, cap, "is_scheduled=true: an optimized module, docs/memory-model.md §3");
 		return true;
 	}
 	if (sg->pre) {
-		snprintf(r, cap, "%s on %.*s exists only before SPMD partitioning, MEMORY_FACTS §5.4", sg->pre_what,
+		snprintf(r, cap, "%s on %.*s exists only before SPMD partitioning, docs/memory-model.md §3", sg->pre_what,
 			 NAME(sg->pre));
 		return false;
 	}
 	if (sg->post) {
-		snprintf(r, cap, "%s (%.*s) is added by the SPMD partitioner, MEMORY_FACTS §5.4", sg->post_what,
+		snprintf(r, cap, "%s (%.*s) is added by the SPMD partitioner, docs/memory-model.md §3", sg->post_what,
 			 NAME(sg->post));
 		return true;
 	}
 	if (sg->tiled) {
-		snprintf(r, cap, "TPU tiles (on %.*s) exist only after layout assignment, MEMORY_FACTS §5.4",
+		snprintf(r, cap, "TPU tiles (on %.*s) exist only after layout assignment, docs/memory-model.md §3",
 			 NAME(sg->tiled));
 		return true;
 	}
@@ -1596,7 +1596,7 @@ static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct me
 		return true;
 	}
 	snprintf(r, cap, "shardings split arrays (e.g. %.*s) and nothing marks the module as partitioned, "
-			 "MEMORY_FACTS §5.4", NAME(sg->split));
+			 "docs/memory-model.md §3", NAME(sg->split));
 #undef NAME
 	return false;
 }
