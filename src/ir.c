@@ -358,3 +358,31 @@ const char *ir_text(const struct hlo_file *f, struct span sp)
 {
 	return f->src->buf + sp.start;
 }
+
+bool ir_op_elementwise_binary(enum opcode op)
+{
+	switch (op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
+	case OP_POWER: case OP_REMAINDER: case OP_AND: case OP_OR: case OP_XOR: case OP_SHIFT_LEFT:
+	case OP_SHIFT_RIGHT_ARITHMETIC: case OP_SHIFT_RIGHT_LOGICAL: case OP_ATAN2: case OP_COMPLEX:
+	case OP_COMPARE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool ir_op_elementwise_unary(enum opcode op)
+{
+	switch (op) {
+	case OP_ABS: case OP_CEIL: case OP_COUNT_LEADING_ZEROS: case OP_FLOOR: case OP_NOT: case OP_NEGATE:
+	case OP_POPCNT: case OP_SIGN: case OP_ROUND_NEAREST_AFZ: case OP_ROUND_NEAREST_EVEN: case OP_ACOS:
+	case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATANH: case OP_EXPONENTIAL_MINUS_ONE: case OP_LOG:
+	case OP_LOG_PLUS_ONE: case OP_LOGISTIC: case OP_SQRT: case OP_CBRT: case OP_RSQRT: case OP_TANH:
+	case OP_ERF: case OP_SINE: case OP_SINH: case OP_COSINE: case OP_COSH: case OP_TAN: case OP_EXPONENTIAL:
+	case OP_IS_FINITE: case OP_REAL: case OP_IMAG: case OP_CONVERT: case OP_REDUCE_PRECISION:
+		return true;
+	default:
+		return false;
+	}
+}

@@ -322,4 +322,8 @@ size_t ir_shape_format_ex(const struct hlo_shape *s, bool with_layout, bool inde
 			  char *buf, size_t cap);
 /* The text of a span in the module's source (not NUL terminated). */
 const char *ir_text(const struct hlo_file *f, struct span sp);
+/* Element-wise opcodes, as XLA's HloInstruction::IsElementwise counts them
+ * (compare and complex included; select and clamp are neither). */
+bool ir_op_elementwise_unary(enum opcode op);
+bool ir_op_elementwise_binary(enum opcode op);
 #endif

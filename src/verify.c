@@ -1164,34 +1164,6 @@ static bool verify_same_dims(const struct hlo_shape *a, const struct hlo_shape *
 	return true;
 }
 
-static bool verify_is_elementwise_binary(enum opcode op)
-{
-	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
-	case OP_POWER: case OP_REMAINDER: case OP_AND: case OP_OR: case OP_XOR: case OP_SHIFT_LEFT:
-	case OP_SHIFT_RIGHT_ARITHMETIC: case OP_SHIFT_RIGHT_LOGICAL: case OP_ATAN2: case OP_COMPLEX:
-	case OP_COMPARE:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool verify_is_elementwise_unary(enum opcode op)
-{
-	switch (op) {
-	case OP_ABS: case OP_CEIL: case OP_COUNT_LEADING_ZEROS: case OP_FLOOR: case OP_NOT: case OP_NEGATE:
-	case OP_POPCNT: case OP_SIGN: case OP_ROUND_NEAREST_AFZ: case OP_ROUND_NEAREST_EVEN: case OP_ACOS:
-	case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATANH: case OP_EXPONENTIAL_MINUS_ONE: case OP_LOG:
-	case OP_LOG_PLUS_ONE: case OP_LOGISTIC: case OP_SQRT: case OP_CBRT: case OP_RSQRT: case OP_TANH:
-	case OP_ERF: case OP_SINE: case OP_SINH: case OP_COSINE: case OP_COSH: case OP_TAN: case OP_EXPONENTIAL:
-	case OP_IS_FINITE: case OP_REAL: case OP_IMAG: case OP_CONVERT: case OP_REDUCE_PRECISION:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* The dimension list of i must name distinct dimensions below rank. */
 static bool verify_dims_in_range(struct verify_ctx *v, const struct hlo_instr *i, const char *name,
 				 const struct attr_ints *d, uint32_t rank, bool unique)
@@ -1222,7 +1194,7 @@ static void verify_shapes(struct verify_ctx *v, const struct hlo_instr *i)
 	struct span rs = (i->flags & IR_SHAPE_WRITTEN) ? verify_shape_span(v, i) : ir_instr_opcode_span(i);
 	char b0[128], b1[128];
 	struct attr_ints d;
-	if (verify_is_elementwise_binary(op) && i->noperands == 2) {
+	if (ir_op_elementwise_binary(op) && i->noperands == 2) {
 		if (!verify_same_dims(a0, a1))
 			verify_error(v, ir_operand_span(&i->operands[1]), "operands of '%s' have different dimensions: %s and %s",
 				     verify_op_name(i), verify_shape_str(a0, b0, sizeof b0), verify_shape_str(a1, b1, sizeof b1));
@@ -1231,7 +1203,7 @@ static void verify_shapes(struct verify_ctx *v, const struct hlo_instr *i)
 				     verify_op_name(i), verify_shape_str(r, b0, sizeof b0), verify_shape_str(a0, b1, sizeof b1));
 		return;
 	}
-	if (verify_is_elementwise_unary(op) && i->noperands == 1) {
+	if (ir_op_elementwise_unary(op) && i->noperands == 1) {
 		if (!verify_same_dims(r, a0))
 			verify_error(v, rs, "'%s' result %s does not have the dimensions of its operand %s",
 				     verify_op_name(i), verify_shape_str(r, b0, sizeof b0), verify_shape_str(a0, b1, sizeof b1));
