@@ -282,7 +282,10 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 		it->path = rl[j].path;
 		it->b = b;
 		it->at = loop ? loop : x ? x : root;
-		it->pos = loop ? loop->index : b->def_pos;
+		/* Where the output value is computed, not where its buffer's
+		 * in-place chain starts: donating lets XLA end the chain in the
+		 * parameter's buffer (the last in-place step writes into it). */
+		it->pos = loop ? loop->index : x && x->comp == entry ? x->index : b->def_pos;
 		it->leaf = j;
 		it->loop = loop;
 		it->param = -1;

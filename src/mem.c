@@ -38,6 +38,7 @@ struct mem_internal {
 	bool tpu_default;
 	bool tpu_laid_out;          /* the dump carries TPU tiles: XLA:TPU's allocation rules apply */
 	bool host_is_device;        /* CPU target: pinned host memory is the device's memory */
+	bool share_elementwise;     /* TPU/GPU: results share dying operands' buffers (mem_shares_operand) */
 	int gen;
 	bool partitioned;
 };
@@ -838,8 +839,42 @@ static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, co
 	x->cands[x->ncands++] = (struct mem_cand){ pos, out_leaf, mem_leaf_id(x, o, 0) };
 }
 
+/* XLA's CanShareOperandBufferWithUser for an array result: an element-wise
+ * instruction, select, clamp, a kLoop fusion or an all-reduce may write its
+ * result into an operand of the same shape and layout that dies there
+ * (mem_merge checks the death).  Every such operand is a candidate, in
+ * operand order, as XLA tries them; the first that dies there is taken.
+ * Measured on TPU and GPU (corpora/xla); XLA:CPU's buffer assignment does
+ * not share them. */
+static bool mem_shares_operand(const struct hlo_instr *i)
+{
+	switch (i->op) {
+	case OP_ALL_REDUCE:
+	case OP_ALL_REDUCE_START:
+	case OP_SELECT:
+	case OP_CLAMP:
+		return true;
+	case OP_FUSION: {
+		const struct hlo_attr *k = ir_attr(i, ATTR_KIND);
+		return k && k->value_len == 5 && !memcmp(ir_text(i->comp->module->file, ir_attr_value(k)), "kLoop", 5);
+	}
+	default:
+		return ir_op_elementwise_unary((enum opcode)i->op) || ir_op_elementwise_binary((enum opcode)i->op);
+	}
+}
+
 static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_t pos, uint32_t base, uint32_t nl)
 {
+	if (x->in->share_elementwise && nl == 1 && i->op != OP_DYNAMIC_UPDATE_SLICE && i->op != OP_SCATTER &&
+	    mem_shares_operand(i)) {
+		for (uint32_t k = 0; k < i->noperands; k++) {
+			const struct hlo_instr *o = i->operands[k].instr;
+			if (o && o->shape && i->shape && ir_shape_equal(o->shape, i->shape, true))
+				mem_candidate(x, pos, base, o);
+		}
+		if (i->op != OP_FUSION)
+			return;
+	}
 	if (i->op == OP_DYNAMIC_UPDATE_SLICE && nl == 1 && i->noperands) {
 		mem_candidate(x, pos, base, i->operands[0].instr);
 	} else if (i->op == OP_SCATTER && i->noperands >= 3) {
@@ -1670,6 +1705,8 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	x.in->tpu_default = mm->target->kind == TARGET_TPU && mm->target->tpu_gen > 0 && !sg.tiled;
 	x.in->tpu_laid_out = sg.tiled != NULL;
 	x.in->host_is_device = mm->target->kind == TARGET_CPU;
+	/* XLA:CPU's buffer assignment in corpora/xla does not share these. */
+	x.in->share_elementwise = mm->target->kind != TARGET_CPU;
 	mm->default_tiling = x.in->tpu_default;
 	mm->partitioned = x.in->partitioned = mem_decide(&x, o, &sg);
 
