@@ -545,4 +545,5 @@ const struct pass pass_padding_waste = {
 	.summary = "arrays whose tiled (padded) size far exceeds their data, with an aligned shape or layout",
 	.rewrites = false,
 	.run = pw_run,
+	.needs = PASS_NEEDS_BACKEND,
 };

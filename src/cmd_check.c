@@ -171,9 +171,15 @@ static bool cmd_check_file(const char *path, uint32_t index, struct config *c, s
 		sink->module_index = report_module(rep, src->path, m, mm);
 		sink->module_first = sink->n;
 		struct pass_context ctx = { .module = m, .diag = d, .findings = sink, .config = c, .mem = mm };
-		for (uint32_t k = 0; k < c->npasses; k++)
-			if (c->enabled[k] && pass_table[k]->run(m, &ctx) < 0)
+		for (uint32_t k = 0; k < c->npasses; k++) {
+			if (!c->enabled[k])
+				continue;
+			const char *why = pass_unmet(pass_table[k], mm);
+			if (why)
+				report_not_run(rep, sink->module_index, pass_table[k]->name, why);
+			else if (pass_table[k]->run(m, &ctx) < 0)
 				ok = false;
+		}
 	}
 	finding_sink_finish(sink, from);
 	config_apply_suppressions(c, sink, from);

@@ -2,6 +2,8 @@
  * pipeline runner: run, verify if asked, stop on a fatal result. */
 #include "pass.h"
 #include <string.h>
+#include "mem.h"
+#include "target.h"
 #include "verify.h"
 
 #define PASS(c, name) extern const struct pass pass_##c;
@@ -20,6 +22,17 @@ const struct pass *pass_find(const char *name)
 	for (const struct pass *const *p = pass_table; *p; p++)
 		if (!strcmp((*p)->name, name))
 			return *p;
+	return NULL;
+}
+
+const char *pass_unmet(const struct pass *p, const struct mem_model *mm)
+{
+	if (!mm)
+		return NULL;
+	if ((p->needs & PASS_NEEDS_CAPACITY) && !mm->hbm_bytes)
+		return "needs --target or --hbm";
+	if ((p->needs & PASS_NEEDS_BACKEND) && mm->target->kind == TARGET_NONE)
+		return "needs --target";
 	return NULL;
 }
 

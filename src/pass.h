@@ -26,17 +26,27 @@ struct pass_context {
 	const struct mem_model *mem;
 };
 
+/* What a rule needs of the module's memory model to run at all. */
+enum pass_need {
+	PASS_NEEDS_CAPACITY = 1,   /* a device capacity: --target, --hbm, or one inferred */
+	PASS_NEEDS_BACKEND = 2,    /* a known backend (its tiling decides the padding) */
+};
+
 struct pass {
 	const char *name;      /* command-line name, e.g. "host-transfer" */
 	const char *summary;   /* one line, shown by `hlolint rules` */
 	bool rewrites;         /* false: analysis only, IR unchanged */
 	int (*run)(struct hlo_module *m, struct pass_context *ctx);
+	unsigned needs;        /* enum pass_need bits */
 };
 
 /* All passes in passes.def order, NULL-terminated. */
 extern const struct pass *const pass_table[];
 /* The pass named name, or NULL. */
 const struct pass *pass_find(const char *name);
+/* Why p cannot run on a module with memory model mm (a short reason that
+ * says what to pass), or NULL when it can. */
+const char *pass_unmet(const struct pass *p, const struct mem_model *mm);
 /* Runs the passes in order; stops at the first that returns < 0.  With
  * verify_each, the module is re-verified after every pass that rewrites. */
 int pass_run_all(const struct pass *const *passes, struct hlo_module *m, struct pass_context *ctx,

@@ -19,6 +19,8 @@ struct report_mod {
 	bool has_mem;
 	uint64_t hbm, peak, argument, output, alias, temp, host, padding;
 	const char *peak_instr, *peak_comp;
+	const char *not_run[8], *not_run_why[8];   /* rules that could not run, and why */
+	uint32_t nnot_run;
 };
 
 struct report {
@@ -323,7 +325,27 @@ static void report_json_module(struct json_writer *w, const struct report_mod *x
 			json_null(w);
 		}
 	}
+	json_key(w, "rules_not_run");
+	json_begin_array(w);
+	for (uint32_t k = 0; k < x->nnot_run; k++) {
+		json_begin_object(w);
+		report_kv_str(w, "name", x->not_run[k]);
+		report_kv_str(w, "reason", x->not_run_why[k]);
+		json_end_object(w);
+	}
+	json_end_array(w);
 	json_end_object(w);
+}
+
+void report_not_run(struct report *r, uint32_t module_index, const char *rule, const char *why)
+{
+	if (module_index >= r->nmods)
+		return;
+	struct report_mod *x = &r->mods[module_index];
+	if (x->nnot_run < sizeof x->not_run / sizeof x->not_run[0]) {
+		x->not_run[x->nnot_run] = rule;
+		x->not_run_why[x->nnot_run++] = why;
+	}
 }
 
 static void report_json_finding(struct json_writer *w, const struct finding *f)
@@ -675,8 +697,41 @@ static void report_sarif_doc(struct report *r, const struct finding_sink *s, con
 
 /* ---- Summary ---- */
 
+/* One note line for the rules that could not run, in the order recorded:
+ * "hlolint: note: not run: padding-waste (needs --target), hbm-over-budget
+ * (needs --target or --hbm)", with "on N of M modules" when not on all. */
+static void report_text_not_run(struct report *r)
+{
+	const char *rule[16], *why[16];
+	unsigned count[16], n = 0;
+	for (uint32_t m = 0; m < r->nmods; m++)
+		for (uint32_t k = 0; k < r->mods[m].nnot_run; k++) {
+			unsigned j = 0;
+			while (j < n && strcmp(rule[j], r->mods[m].not_run[k]))
+				j++;
+			if (j == n && n < 16) {
+				rule[n] = r->mods[m].not_run[k];
+				why[n] = r->mods[m].not_run_why[k];
+				count[n++] = 0;
+			}
+			if (j < n)
+				count[j]++;
+		}
+	if (!n)
+		return;
+	fputs("hlolint: note: not run:", r->out);
+	for (unsigned j = 0; j < n; j++) {
+		fprintf(r->out, "%s %s (%s", j ? "," : "", rule[j], why[j]);
+		if (count[j] < r->nmods)
+			fprintf(r->out, ", on %u of %u modules", count[j], r->nmods);
+		fputc(')', r->out);
+	}
+	fputc('\n', r->out);
+}
+
 static void report_text_summary(struct report *r, const struct finding_sink *s, unsigned bad_files)
 {
+	report_text_not_run(r);
 	unsigned count[3] = { 0, 0, 0 }, suppressed = 0, baseline = 0;
 	for (uint32_t k = 0; k < s->n; k++) {
 		const struct finding *f = s->items[k];

@@ -44,6 +44,11 @@ void report_file(struct report *r, const struct finding_sink *s, uint32_t from);
 bool report_finish(struct report *r, const struct finding_sink *s, const struct pass *const *rules,
 		   unsigned bad_files, const struct diag_sink *errs);
 
+/* Records that rule could not run on module module_index (why: static
+ * text).  Text output says so in one note line before the summary; JSON
+ * lists it in the module's "rules_not_run". */
+void report_not_run(struct report *r, uint32_t module_index, const char *rule, const char *why);
+
 struct json_writer;
 /* The "errors" member of a JSON document (also `mem --format json`). */
 void report_json_errors(struct json_writer *w, const struct diag_sink *errs);
