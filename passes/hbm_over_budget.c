@@ -93,15 +93,22 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	else
 		snprintf(dev, sizeof dev, "the %s of a %s device", hb, mm->target->name);
 	struct finding *f;
+	/* A module not fused or scheduled yet is sized as written: an upper
+	 * bound, so exceeding the budget is a warning, never an error. */
 	if (over)
-		f = finding_add(fs, HB_RULE, FINDING_ERROR, m, mm->peak_at, "estimated peak device memory %s exceeds %s "
-				"by %s (%.1f%%)", pb, dev, eb, 100.0 * (double)mm->peak_bytes / (double)hbm);
+		f = finding_add(fs, HB_RULE, mm->unoptimized ? FINDING_WARNING : FINDING_ERROR, m, mm->peak_at,
+				"estimated peak device memory %s exceeds %s by %s (%.1f%%)%s", pb, dev, eb,
+				100.0 * (double)mm->peak_bytes / (double)hbm,
+				mm->unoptimized ? " before fusion and scheduling" : "");
 	else
 		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "estimated peak device memory %s fits %s, "
 				"but up to %s with the large default tiling exceeds it by %s", pb, dev,
 				size_human(mm->peak_bytes_max, xb), eb);
 	finding_set_bytes(f, (int64_t)mm->peak_bytes);
 	finding_set_key(fs, f, "peak");
+	if (mm->unoptimized)
+		finding_note(fs, f, "the module is not fused or scheduled yet (no schedule, no fusion): the estimate is an "
+			     "upper bound; check the after-optimizations dump");
 	if (mm->peak_at)
 		finding_note(fs, f, "the peak is at %%%.*s in computation %s", (int)mm->peak_at->name_len,
 			     mm->peak_at->name, mm->peak_at->comp->name->str);

@@ -268,6 +268,9 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 			cmd_mem_h(mm->hbm_bytes, h2), mem, 100.0 * (double)mm->peak_bytes / (double)mm->hbm_bytes);
 	else
 		fprintf(out, "Peak %s usage >= %s\n", mem, cmd_mem_h(mm->peak_bytes, h1));
+	if (mm->unoptimized)
+		fprintf(out, "    an upper bound: the module is not fused or scheduled yet (a before-optimizations\n"
+			     "    dump); the compiled program needs less\n");
 	if (mm->peak_bytes_max > mm->peak_bytes)
 		fprintf(out, "    (up to %s with the large second-minor tiling, docs/memory-model.md §1)\n",
 			cmd_mem_h(mm->peak_bytes_max, h1));
@@ -394,6 +397,8 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 		json_key(w, keys[k]);
 		json_uint(w, vals[k]);
 	}
+	json_key(w, "peak_is_upper_bound");
+	json_bool(w, mm->unoptimized);
 	json_key(w, "peak_at");
 	if (mm->peak_at) {
 		json_begin_object(w);

@@ -1496,6 +1496,7 @@ struct mem_signals {
 	struct hlo_file *f;
 	const struct hlo_instr *pre, *post, *tiled, *split;
 	const char *pre_what, *post_what;
+	bool fused;                   /* some instruction is a fusion */
 };
 
 static bool mem_attr_has(const struct hlo_file *f, const struct hlo_attr *a, const char *needle)
@@ -1526,6 +1527,7 @@ static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
 	struct mem_signals *sg = ctx;
 	if (!sg->tiled && mem_shape_tiled(i->shape, 0))
 		sg->tiled = i;
+	sg->fused |= i->op == OP_FUSION;
 	if (!sg->split) {
 		const struct hlo_attr *a = ir_attr(i, ATTR_SHARDING);
 		if (a && (mem_attr_has(sg->f, a, "devices=[") || mem_attr_has(sg->f, a, "mesh[")))
@@ -1690,6 +1692,13 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	struct mem_signals sg = { .f = m->file };
 	struct ir_visitor v = { .instr = mem_signal_visit };
 	ir_walk(m, &v, &sg);
+	{
+		/* Before optimizations: no schedule, no fusion, and the file name
+		 * or a pre-partitioning construct says so (docs/memory-model.md §3). */
+		const char *base = o->path && strcmp(o->path, "-") ? mem_base_name(o->path) : NULL;
+		mm->unoptimized = !m->is_scheduled && !sg.fused &&
+				  ((base && strstr(base, "before_optimizations")) || sg.pre);
+	}
 
 	if (o->target) {
 		mm->target = o->target;

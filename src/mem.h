@@ -76,6 +76,8 @@ struct mem_model {
 	bool partitioned;             /* shapes taken as per-device */
 	char partition_reason[320];   /* why, e.g. "is_scheduled=true: an optimized module, MEMORY_FACTS §5.4" */
 	bool scheduled;               /* order is the module's schedule */
+	bool unoptimized;             /* a before-optimizations dump (no schedule, no fusion, and its name or
+				       * a pre-partitioning construct says so): the peak is an upper bound */
 	bool default_tiling;          /* untiled module sized with the target's default TPU tiling */
 	/* Per device, device memory (S(0)) unless said otherwise. */
 	uint64_t peak_bytes;          /* max over program points of live padded bytes */
