@@ -23,39 +23,14 @@ static int64_t hb_field(const struct finding *f, const char *key)
 	return 0;
 }
 
-/* annotate_device_placement asking for pinned_host or unpinned_host. */
-static bool hb_to_host(const struct hlo_module *m, const struct hlo_instr *i)
-{
-	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
-	if (!fa)
-		return false;
-	const char *p = ir_text(m->file, ir_attr_value(fa));
-	static const char needle[] = "_host\"";
-	for (uint32_t k = 0; k + sizeof needle - 1 <= fa->value_len; k++)
-		if (!memcmp(p + k, needle, sizeof needle - 1))
-			return true;
-	return false;
-}
-
 /* Offloads to host requested but not applied (the compiler applies them
  * when it optimizes the module). */
 static uint32_t hb_pending_offloads(const struct hlo_module *m)
 {
 	uint32_t n = 0;
-	for (uint32_t c = 0; c < m->ncomps; c++) {
-		const struct hlo_comp *comp = m->comps[c];
-		for (uint32_t k = 0; k < comp->ninstrs; k++) {
-			const struct hlo_instr *i = comp->instrs[k];
-			const struct hlo_attr *at = i->op == OP_CUSTOM_CALL ? ir_attr(i, ATTR_CUSTOM_CALL_TARGET) : NULL;
-			if (!at)
-				continue;
-			const char *t = ir_text(m->file, ir_attr_value(at));
-			if (at->value_len == 12 && !memcmp(t, "\"MoveToHost\"", 12))
-				n++;
-			else if (at->value_len == 27 && !memcmp(t, "\"annotate_device_placement\"", 27))
-				n += hb_to_host(m, i);
-		}
-	}
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (uint32_t k = 0; k < m->comps[c]->ninstrs; k++)
+			n += mem_placement(m->file, m->comps[c]->instrs[k]) == MEM_PLACE_HOST;
 	return n;
 }
 

@@ -44,16 +44,6 @@ struct lco_state {
 
 /* ---- Offload annotations ---- */
 
-static bool lco_target_is(const struct hlo_module *m, const struct hlo_instr *i, const char *name)
-{
-	const struct hlo_attr *at = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
-	if (!at || at->value_len < 2)
-		return false;
-	const char *t = ir_text(m->file, ir_attr_value(at));
-	size_t n = strlen(name);
-	return at->value_len == n + 2 && t[0] == '"' && !memcmp(t + 1, name, n);
-}
-
 static bool lco_attr_has(const struct hlo_module *m, const struct hlo_attr *a, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -64,24 +54,16 @@ static bool lco_attr_has(const struct hlo_module *m, const struct hlo_attr *a, c
 	return false;
 }
 
-/* MoveToHost / annotate_device_placement to a host memory kind,
- * MoveToDevice / placement "device", other annotations. */
+/* The placement a custom call asks for, from the memory model's reading. */
 static enum lco_annot lco_annotation(const struct hlo_module *m, const struct hlo_instr *i)
 {
-	if (i->op != OP_CUSTOM_CALL)
-		return LCO_NOT;
-	if (lco_target_is(m, i, "MoveToHost"))
-		return LCO_TO_HOST;
-	if (lco_target_is(m, i, "MoveToDevice"))
-		return LCO_TO_DEVICE;
-	if (!lco_target_is(m, i, "annotate_device_placement"))
-		return LCO_NOT;
-	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
-	if (fa && (lco_attr_has(m, fa, "\"pinned_host\"") || lco_attr_has(m, fa, "\"unpinned_host\"")))
-		return LCO_TO_HOST;
-	if (fa && lco_attr_has(m, fa, "\"device\""))
-		return LCO_TO_DEVICE;
-	return LCO_OTHER;
+	switch (mem_placement(m->file, i)) {
+	case MEM_PLACE_HOST: return LCO_TO_HOST;
+	case MEM_PLACE_DEVICE: return LCO_TO_DEVICE;
+	case MEM_PLACE_OTHER: return LCO_OTHER;
+	case MEM_PLACE_NONE: break;
+	}
+	return LCO_NOT;
 }
 
 static bool lco_shape_host(const struct hlo_shape *s)

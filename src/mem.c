@@ -423,6 +423,8 @@ static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct
 	mem_set_space(x->in, b, s->layout ? s->layout->memory_space : 0);
 	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
 		mem_set_space(x->in, b, s->elems[0]->layout->memory_space);
+	if (mem_placement(x->f, def) == MEM_PLACE_HOST)
+		mem_set_space(x->in, b, 5);   /* a pre-optimization offload: pinned host */
 	bool dflt;
 	mem_size(x->in, s, split, &b->bytes, &b->bytes_max, &b->unpadded, &dflt);
 	if (dflt)
@@ -540,6 +542,33 @@ static bool mem_target_is(const struct hlo_file *f, const struct hlo_instr *i, c
 	return a->value_len == n + 2 && !memcmp(p + 1, name, n);
 }
 
+enum mem_placement mem_placement(const struct hlo_file *f, const struct hlo_instr *i)
+{
+	if (i->op != OP_CUSTOM_CALL)
+		return MEM_PLACE_NONE;
+	if (mem_target_is(f, i, "MoveToHost"))
+		return MEM_PLACE_HOST;
+	if (mem_target_is(f, i, "MoveToDevice"))
+		return MEM_PLACE_DEVICE;
+	if (!mem_target_is(f, i, "annotate_device_placement"))
+		return MEM_PLACE_NONE;
+	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
+	struct arena a;
+	arena_init(&a);
+	struct hlo_frontend_attrs attrs;
+	enum mem_placement r = MEM_PLACE_OTHER;
+	if (fa && attr_frontend_attributes(f, ir_attr_value(fa), &a, &attrs, NULL)) {
+		const struct hlo_frontend_attr *p = attr_frontend_get(&attrs, "_xla_buffer_placement");
+		if (p && !p->json && ((p->len == 11 && !memcmp(p->value, "pinned_host", 11)) ||
+				      (p->len == 13 && !memcmp(p->value, "unpinned_host", 13))))
+			r = MEM_PLACE_HOST;
+		else if (p && !p->json && p->len == 6 && !memcmp(p->value, "device", 6))
+			r = MEM_PLACE_DEVICE;
+	}
+	arena_free(&a);
+	return r;
+}
+
 /* Custom calls that only annotate a value: its result is the operand's
  * buffer.  In an optimized module XLA has removed them; in a
  * pre-optimization dump the offload they ask for has not happened yet. */
@@ -550,6 +579,11 @@ static bool mem_identity_call(const struct mem_ctx *x, const struct hlo_instr *i
 					   "xla.sdy.FuncResultSharding", "xla.sdy.ShardingGroup",
 					   "xla.sdy.PropagationBarrier", NULL };
 	if (i->op != OP_CUSTOM_CALL || i->noperands < 1 || !i->operands[0].instr)
+		return false;
+	/* An offload to host or a move back makes a copy in the memory it asks
+	 * for (XLA's host offloader turns it into copy-start/-done). */
+	enum mem_placement pl = mem_placement(x->f, i);
+	if (pl == MEM_PLACE_HOST || pl == MEM_PLACE_DEVICE)
 		return false;
 	for (int k = 0; ids[k]; k++)
 		if (mem_target_is(x->f, i, ids[k]))
@@ -724,6 +758,9 @@ static void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint
 	uint32_t leaf = mem_leaf_id(x, d, dj);
 	if (x->leaf_buf[leaf] == NONE)
 		x->leaf_buf[leaf] = b;
+	/* The buffer now holds what an offload to host writes. */
+	if (mem_placement(x->f, d) == MEM_PLACE_HOST)
+		mem_set_space(x->in, &x->bufs[b], 5);
 }
 
 /* ---- Computations ---- */

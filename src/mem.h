@@ -58,6 +58,14 @@ struct mem_buffer {
 	uint64_t unpadded;            /* dense per-device bytes */
 };
 
+/* What a placement custom-call asks for: MoveToHost or
+ * annotate_device_placement to pinned_host/unpinned_host (MEM_PLACE_HOST),
+ * MoveToDevice or a placement "device" (MEM_PLACE_DEVICE), another memory
+ * annotation (MEM_PLACE_OTHER), or nothing (MEM_PLACE_NONE).  The one place
+ * that reads these calls; in an optimized module XLA has removed them. */
+enum mem_placement { MEM_PLACE_NONE, MEM_PLACE_HOST, MEM_PLACE_DEVICE, MEM_PLACE_OTHER };
+enum mem_placement mem_placement(const struct hlo_file *f, const struct hlo_instr *i);
+
 struct mem_options {
 	const struct target *target;  /* NULL: inferred from the dump */
 	uint64_t hbm_bytes;           /* 0: the target's capacity */

@@ -4,7 +4,9 @@
 #   - every file is analysed (exit 0)
 #   - per module: peak >= the largest HBM buffer, and peak <= the sum of all
 #     HBM buffers (--top 0 lists them all; memory_space 0 = HBM)
-#   - per file: host bytes > 0 exactly when "S(5)" appears in the file
+#   - per file: host bytes > 0 exactly when "S(5)" appears in the file or a
+#     pre-optimization offload asks for host memory (a MoveToHost custom
+#     call, or annotate_device_placement to pinned_host/unpinned_host)
 HLOLINT=${HLOLINT:-build/hlolint}
 CORPORA=${CORPORA:-../shared/corpora}
 LC_ALL=C
@@ -49,9 +51,9 @@ for f in "$CORPORA"/real/*/*.hlo; do
 		continue
 	fi
 	host=$(awk '{ h += $4 } END { print (h > 0) ? "yes" : "no" }' "$tmp/mods")
-	if grep -q 'S(5)' "$f"; then want=yes; else want=no; fi
+	if grep -q 'S(5)\|"MoveToHost"\|_xla_buffer_placement="[a-z]*_host"' "$f"; then want=yes; else want=no; fi
 	if [ "$host" != "$want" ]; then
-		echo "FAIL $name: host bytes > 0 is $host, but S(5) in the file is $want"
+		echo "FAIL $name: host bytes > 0 is $host, but S(5) or an offload to host in the file is $want"
 		bad=$((bad + 1))
 	fi
 done
