@@ -6,17 +6,8 @@
 # module text on stdout.  Binary inputs (an ELF file, a serialized
 # HloModuleProto, an HloProto, random bytes, a gzipped ELF) get exactly one
 # stderr line saying what they are and never print raw bytes.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-every.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-st=0
+. tests/lib.sh
 n=0
-fail() {
-	echo "FAIL: $*"
-	st=1
-}
 
 # Text inputs that must be rejected (the crashers and overflows of issue 8).
 for f in tests/robust/slice_trailing_colon.hlo tests/robust/slice_start_colon.hlo \

@@ -4,17 +4,8 @@
 # straight into a FIFO, a character device and standard output by name
 # (never renamed over), a file too large for `ulimit -f` (exit 2, EFBIG, no temporary
 # left), and SIGTERM in the middle of a large write (no temporary left).
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 case $HLOLINT in /*) ;; *) HLOLINT=$(pwd)/$HLOLINT ;; esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-output.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-st=0
-fail() {
-	echo "FAIL: $*"
-	st=1
-}
 # run NAME WANT_EXIT ARGS...: hlolint, its status checked (a crash fails).
 run() {
 	name=$1 want=$2

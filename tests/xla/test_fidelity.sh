@@ -11,18 +11,9 @@
 #   - for the programs that do not fit, the compiler's "required" figure
 #     against hlolint's peak, pinned the same way.
 # Prints the fidelity table.  UPDATE=1 rewrites the pins (review the diff).
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 X=corpora/xla
 PINS=tests/xla/fidelity.pins
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-fidelity.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-st=0
-fail() {
-	echo "FAIL: $*"
-	st=1
-}
 [ -f "$X/MANIFEST.tsv" ] || { echo "no $X/MANIFEST.tsv"; exit 1; }
 
 # One JSON number of hlolint's module object / of memory_analysis.json.

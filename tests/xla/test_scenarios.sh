@@ -5,17 +5,9 @@
 # or null when the rule must stay silent on that control twin).  The rule
 # runs alone (--select) with the module's own target; a crash, a parse
 # error or a missing or extra finding fails.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 X=corpora/xla
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-scenarios.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-st=0 fired=0 silent=0 xfail=0
-fail() {
-	echo "FAIL: $*"
-	st=1
-}
+fired=0 silent=0 xfail=0
 [ -f "$X/MANIFEST.tsv" ] || { echo "no $X/MANIFEST.tsv"; exit 1; }
 awk -F'\t' 'NR > 1 && $5 == "ok" && $3 ~ /^tpu-/ && $18 != "{}" { print $1 "/" $2 "\t" $3 "\t" $6 "\t" $18 }' \
 	"$X/MANIFEST.tsv" >"$tmp/rows"

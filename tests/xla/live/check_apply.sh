@@ -7,13 +7,9 @@
 # (memory_analysis of scan_offload/device minus scan_offload/offloaded):
 # both numbers printed, within 25% (v4 and v5p are at about -19% today: XLA
 # also shrinks other buffers of the offloaded twin; see docs/fidelity.md).
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 X=corpora/xla/out/scan_offload
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-xlaapply.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-st=0 n=0
+n=0
 jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
 for t in tpu-v4 tpu-v5e tpu-v5p tpu-v6e tpu-v7; do
 	[ -f "$X/device/$t/compiled.hlo.gz" ] || continue

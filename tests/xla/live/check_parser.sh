@@ -3,11 +3,7 @@
 # styles) of every module stored in corpora/xla goes through XLA's own HLO
 # text parser (jaxlib's hlo_module_from_text) and must be accepted.
 # Run by `make check-xla` with XLA_PY set to the corpus environment's python.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-xlaparse.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh
 n=0
 for m in corpora/xla/out/*/*/*/compiled.hlo.gz corpora/xla/out/*/*/*/after_optimizations.hlo.gz; do
 	[ -f "$m" ] || continue
