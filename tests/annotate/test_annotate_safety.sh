@@ -5,28 +5,14 @@
 # file, no temporary left), --in-place rewrites through a rename keeping the
 # mode and leaves a file without findings untouched, and the --diff output
 # applied with patch(1) (when installed) gives the annotated module.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 case $HLOLINT in /*) ;; *) HLOLINT=$(pwd)/$HLOLINT ;; esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-annotate.XXXXXX") || exit 2
+# Read-only files are made below: give write access back before removing.
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-st=0
-fail() {
-	echo "FAIL: $*"
-	st=1
-}
 args="annotate --no-config --select host-transfer"
 
-cat >"$tmp/in.hlo" <<'EOF'
-HloModule m
-
-ENTRY %e (x: f32[16]) -> f32[16] {
-  %x = f32[16]{0} parameter(0)
-  %print = () custom-call(%x), custom_call_target="xla_ffi_python_cpu_callback", custom_call_has_side_effect=true, api_version=API_VERSION_TYPED_FFI
-  ROOT %y = f32[16]{0} negate(%x)
-}
-EOF
+# A module with one host callback: one host-transfer finding to annotate.
+cp tests/annotate/data/host_print.hlo "$tmp/in.hlo"
 cp "$tmp/in.hlo" "$tmp/orig.hlo"
 # shellcheck disable=SC2086
 "$HLOLINT" $args "$tmp/in.hlo" >"$tmp/stdout.hlo" 2>"$tmp/err"

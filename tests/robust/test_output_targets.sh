@@ -19,15 +19,8 @@ no_temps() {
 	[ -z "$leftover" ] || fail "$1: temporary file left: $leftover"
 }
 args="annotate --no-config --select host-transfer"
-cat >"$tmp/in.hlo" <<'EOF'
-HloModule m
-
-ENTRY %e (x: f32[16]) -> f32[16] {
-  %x = f32[16]{0} parameter(0)
-  %print = () custom-call(%x), custom_call_target="xla_ffi_python_cpu_callback", custom_call_has_side_effect=true, api_version=API_VERSION_TYPED_FFI
-  ROOT %y = f32[16]{0} negate(%x)
-}
-EOF
+# A module with one host callback: one host-transfer finding to annotate.
+cp tests/annotate/data/host_print.hlo "$tmp/in.hlo"
 # shellcheck disable=SC2086
 run reference 1 $args "$tmp/in.hlo" && cp "$tmp/stdout" "$tmp/want.hlo"
 grep -q 'hlolint: host-transfer' "$tmp/want.hlo" || fail "reference: no annotation"
