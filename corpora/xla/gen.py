@@ -143,9 +143,11 @@ def compile_case(case, outdir, target):
         with open(os.path.join(outdir, "error.txt"), "w") as f:
             f.write(text + ("\n" if not text.endswith("\n") else ""))
     secs = time.time() - t0
-    for suffix, name in [(".after_optimizations.txt", "after_optimizations.hlo.gz"),
-                         (".after_optimizations-buffer-assignment.txt", "buffer-assignment.txt.gz"),
-                         (".after_optimizations-memory-usage-report.txt", "memory-usage-report.txt.gz")]:
+    # TPU names them "<module>.after_optimizations...", XLA:CPU and XLA:GPU
+    # "<module>.cpu_after_optimizations..." / "gpu_after_optimizations...".
+    for suffix, name in [("after_optimizations.txt", "after_optimizations.hlo.gz"),
+                         ("after_optimizations-buffer-assignment.txt", "buffer-assignment.txt.gz"),
+                         ("after_optimizations-memory-usage-report.txt", "memory-usage-report.txt.gz")]:
         src = dump_file(dump, suffix)
         if src:
             with open(src, "rb") as f:
