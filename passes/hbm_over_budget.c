@@ -1,7 +1,8 @@
 /* hbm_over_budget.c - rule hbm-over-budget (last in passes.def): the
- * estimated peak exceeds the device's HBM; lists the largest live buffers
- * and the earlier findings' peak_saved_bytes (upper bounds).  Silent when
- * the capacity is unknown; it changes nothing in the model. */
+ * estimated total allocation exceeds the device's HBM; lists the largest
+ * buffers live at the liveness peak and the earlier findings'
+ * peak_saved_bytes (upper bounds).  Silent when the capacity is unknown;
+ * it changes nothing in the model. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,13 +55,15 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	const struct mem_model *mm = ctx->mem;
 	struct finding_sink *fs = ctx->findings;
 	uint64_t hbm = mm->hbm_bytes;
-	if (!hbm || (mm->peak_bytes <= hbm && mm->peak_bytes_max <= hbm))
+	/* The budget holds XLA's total allocation (alloc.h), what an
+	 * out-of-memory report calls "used"; the liveness peak says where. */
+	if (!hbm || (mm->total_bytes <= hbm && mm->total_bytes_max <= hbm))
 		return 0;
-	bool over = mm->peak_bytes > hbm;
+	bool over = mm->total_bytes > hbm;
 	char pb[16], hb[16], eb[16], xb[16];
-	size_human(mm->peak_bytes, pb);
+	size_human(mm->total_bytes, pb);
 	size_human(hbm, hb);
-	uint64_t excess = over ? mm->peak_bytes - hbm : mm->peak_bytes_max - hbm;
+	uint64_t excess = over ? mm->total_bytes - hbm : mm->total_bytes_max - hbm;
 	size_human(excess, eb);
 	char dev[96];
 	if (mm->hbm_given)
@@ -72,25 +75,25 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	 * bound, so exceeding the budget is a warning, never an error. */
 	if (over)
 		f = finding_add(fs, HB_RULE, mm->unoptimized ? FINDING_WARNING : FINDING_ERROR, m, mm->peak_at,
-				"estimated peak device memory %s exceeds %s by %s (%.1f%%)%s", pb, dev, eb,
-				100.0 * (double)mm->peak_bytes / (double)hbm,
+				"estimated device memory %s (total allocation) exceeds %s by %s (%.1f%%)%s", pb, dev,
+				eb, 100.0 * (double)mm->total_bytes / (double)hbm,
 				mm->unoptimized ? " before fusion and scheduling" : "");
 	else
-		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "estimated peak device memory %s fits %s, "
+		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "estimated device memory %s fits %s, "
 				"but up to %s with the large default tiling exceeds it by %s", pb, dev,
-				size_human(mm->peak_bytes_max, xb), eb);
-	finding_set_bytes(f, (int64_t)mm->peak_bytes);
+				size_human(mm->total_bytes_max, xb), eb);
+	finding_set_bytes(f, (int64_t)mm->total_bytes);
 	finding_set_key(fs, f, "peak");
 	if (mm->unoptimized)
 		finding_note(fs, f, "the module is not fused or scheduled yet (no schedule, no fusion): the estimate is an "
 			     "upper bound; check the after-optimizations dump");
-	if (mm->peak_at)
-		finding_note(fs, f, "the peak is at %%%.*s in computation %s", (int)mm->peak_at->name_len,
-			     mm->peak_at->name, mm->peak_at->comp->name->str);
-	char ab[16], ob[16], tb[16], lb[16];
-	finding_note(fs, f, "arguments %s, outputs %s (%s shared with arguments), temporaries %s at the peak",
+	char ab[16], ob[16], tb[16], lb[16], kb[16];
+	finding_note(fs, f, "arguments %s, outputs %s (%s shared with arguments), temporaries %s in XLA's heap",
 		     size_human(mm->argument_bytes, ab), size_human(mm->output_bytes, ob), size_human(mm->alias_bytes, lb),
-		     size_human(mm->temp_bytes, tb));
+		     size_human(mm->heap_bytes, tb));
+	if (mm->peak_at)
+		finding_note(fs, f, "the liveness peak (%s) is at %%%.*s in computation %s", size_human(mm->peak_bytes, kb),
+			     (int)mm->peak_at->name_len, mm->peak_at->name, mm->peak_at->comp->name->str);
 
 	if (!m->is_scheduled) {
 		uint32_t n = hb_pending_offloads(m);
@@ -164,6 +167,8 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 		finding_note(fs, f, "no other finding of this module is live at the peak: shard the largest arrays over "
 			     "more devices, rematerialize activations (jax.checkpoint) or offload them to host memory");
 	}
+	finding_field_int(fs, f, "total_bytes", (int64_t)mm->total_bytes);
+	finding_field_int(fs, f, "total_bytes_max", (int64_t)mm->total_bytes_max);
 	finding_field_int(fs, f, "peak_bytes", (int64_t)mm->peak_bytes);
 	finding_field_int(fs, f, "peak_bytes_max", (int64_t)mm->peak_bytes_max);
 	finding_field_int(fs, f, "hbm_bytes", (int64_t)hbm);

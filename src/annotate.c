@@ -256,8 +256,8 @@ static void annotate_summary_lines(struct annotate_lines *out, const struct anno
 	annotate_lines_add(out, 0, xstrdup(line));
 
 	char before[16], after[16], hbm[16], where[96] = "";
-	size_human(sum->peak_before, before);
-	size_human(sum->peak_after, after);
+	size_human(sum->total_before, before);
+	size_human(sum->total_after, after);
 	if (sum->target && sum->hbm_bytes)
 		snprintf(where, sizeof where, " (%s, %s of memory)", sum->target, size_human(sum->hbm_bytes, hbm));
 	else if (sum->target)
@@ -268,14 +268,14 @@ static void annotate_summary_lines(struct annotate_lines *out, const struct anno
 		annotate_lines_add(out, 0, xstrdup(line));
 	}
 	if (sum->apply && sum->napplied)
-		snprintf(line, sizeof line, "// hlolint: estimated peak per device: %s before, %s after%s", before, after,
+		snprintf(line, sizeof line, "// hlolint: estimated memory per device: %s before, %s after%s", before, after,
 			 where);
 	else if (!sum->apply && sum->have_after && sum->napplied)
 		snprintf(line, sizeof line,
-			 "// hlolint: estimated peak per device: %s; %s with the %u applicable %s made by --apply%s",
+			 "// hlolint: estimated memory per device: %s; %s with the %u applicable %s made by --apply%s",
 			 before, after, sum->napplied, annotate_plural(sum->napplied, "suggestion", "suggestions"), where);
 	else
-		snprintf(line, sizeof line, "// hlolint: estimated peak per device: %s%s", before, where);
+		snprintf(line, sizeof line, "// hlolint: estimated memory per device: %s%s", before, where);
 	annotate_lines_add(out, 0, xstrdup(line));
 
 	for (uint32_t k = 0; k < n; k++) {

@@ -24,9 +24,9 @@ struct annotate_item {
 };
 
 struct annotate_summary {
-	uint64_t peak_before;           /* estimated peak per device (mem.h) */
-	uint64_t peak_after;            /* the same with the suggestions applied */
-	bool have_after;                /* peak_after was measured (something applicable) */
+	uint64_t total_before;          /* estimated total allocation per device (alloc.h) */
+	uint64_t total_after;           /* the same with the suggestions applied */
+	bool have_after;                /* total_after was measured (something applicable) */
 	bool apply;                     /* --apply: the output holds the changes */
 	uint32_t napplicable;           /* findings whose suggestion --apply can make */
 	uint32_t napplied;              /* ... and made (with --apply), or would make */

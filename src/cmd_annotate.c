@@ -493,8 +493,8 @@ int cmd_annotate(int argc, char **argv)
 	k = 0;
 	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
 		struct annotate_summary sum = {
-			.peak_before = mms[k]->peak_bytes,
-			.peak_after = measured ? mms2[k]->peak_bytes : mms[k]->peak_bytes,
+			.total_before = mms[k]->total_bytes,
+			.total_after = measured ? mms2[k]->total_bytes : mms[k]->total_bytes,
 			.have_after = measured,
 			.apply = a.apply,
 			.napplicable = napplicable[k],

@@ -3,6 +3,7 @@
  * call sites (docs/memory-model.md).  It does not pack a heap, model
  * fragmentation or rematerialize, and never looks inside fusions. */
 #include "mem.h"
+#include "alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ enum mem_comp_state { MEM_NEW, MEM_RUNNING, MEM_DONE };
 
 struct mem_comp {
 	uint32_t *leaf_base;      /* ninstrs + 1 global leaf ids; NULL when not analysed */
+	uint32_t *gtime;          /* per instruction: its step on the flattened timeline */
 	uint8_t state;
 	uint32_t owned;           /* first owned buffer (linked through mem_ctx.next) */
 	uint32_t owned_tail;
@@ -33,6 +35,7 @@ struct mem_comp {
 struct mem_internal {
 	struct mem_comp *comps;   /* by hlo_comp.index */
 	uint32_t *leaf_buf;       /* global leaf -> buffer id (NONE: no data) */
+	uint32_t *leaf_val;       /* the same before in-place merges: the value's own buffer */
 	const int64_t **leaf_split; /* global leaf -> split, NULL array when partitioned */
 	uint32_t nleaves;
 	bool tpu_default;
@@ -53,6 +56,7 @@ struct mem_frame {
 /* A dynamic-update-slice-like instruction that may update its operand in place. */
 struct mem_cand {
 	uint32_t pos, out_leaf, op_leaf;
+	const struct hlo_instr *direct; /* element-wise sharing: the operand must define the buffer */
 };
 
 struct mem_ctx {
@@ -81,6 +85,7 @@ struct mem_ctx {
 	struct hlo_program_shape ecl;
 	bool has_ecl;
 	struct hlo_comp *entry;
+	uint32_t clock;           /* next step of the flattened timeline */
 	/* sweep scratch */
 	int64_t *delta;
 	uint32_t capdelta;
@@ -418,6 +423,12 @@ static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct
 	b->split = split;
 	b->leaf = leaf;
 	b->def_pos = b->last_pos = pos;
+	/* Until mem_globalize: hole_from is an aliased parameter's last read
+	 * and hole_to the entry position of the output written into it; for
+	 * another buffer hole_to is where its own value ended when a result
+	 * was merged into it (mem_merge). */
+	b->hole_to = NONE;
+	b->shares = NONE;
 	b->id = id;
 	b->param = -1;
 	mem_set_space(x->in, b, s->layout ? s->layout->memory_space : 0);
@@ -793,6 +804,7 @@ static void mem_push(struct mem_ctx *x, struct hlo_comp *c)
 	cs->state = MEM_RUNNING;
 	cs->owned = cs->owned_tail = NONE;
 	cs->leaf_base = arena_array(x->a, (size_t)c->ninstrs + 1, sizeof *cs->leaf_base);
+	cs->gtime = arena_array(x->a, c->ninstrs ? c->ninstrs : 1, sizeof *cs->gtime);
 	uint32_t total = 0;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		cs->leaf_base[k] = total;
@@ -851,8 +863,15 @@ static void mem_use(struct mem_ctx *x, const struct hlo_comp *c, const struct hl
 	uint32_t l = mem_leaf_id(x, o, 0), n = mem_nleaves_of(x, o);
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t b = x->leaf_buf[l + j];
-		if (b != NONE && x->bufs[b].owner == c && x->bufs[b].last_pos < pos)
-			x->bufs[b].last_pos = pos;
+		if (b == NONE || x->bufs[b].owner != c)
+			continue;
+		struct mem_buffer *bf = &x->bufs[b];
+		if (bf->last_pos < pos)
+			bf->last_pos = pos;
+		/* A read of a donated parameter up to the instruction that writes
+		 * the output into it (which may read it in place). */
+		if ((bf->flags & MEM_BUF_ALIASED) && bf->hole_to != NONE && pos <= bf->hole_to && bf->hole_from < pos)
+			bf->hole_from = pos;
 	}
 }
 
@@ -868,22 +887,23 @@ static int64_t mem_inplace_param(const struct hlo_instr *root)
 	return o && o->op == OP_PARAMETER ? o->number : -1;
 }
 
-static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, const struct hlo_instr *o)
+static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, const struct hlo_instr *o,
+			  const struct hlo_instr *direct)
 {
 	if (!o || mem_nleaves_of(x, o) != 1)
 		return;
 	MEM_GROW(x->cands, x->ncands, x->capcands, 64);
-	x->cands[x->ncands++] = (struct mem_cand){ pos, out_leaf, mem_leaf_id(x, o, 0) };
+	x->cands[x->ncands++] = (struct mem_cand){ pos, out_leaf, mem_leaf_id(x, o, 0), direct };
 }
 
 /* XLA's CanShareOperandBufferWithUser for an array result: an element-wise
- * instruction, select, clamp, a kLoop fusion or an all-reduce may write its
+ * instruction, select, clamp, a kLoop or kInput fusion or an all-reduce may write its
  * result into an operand of the same shape and layout that dies there
  * (mem_merge checks the death).  Every such operand is a candidate, in
  * operand order, as XLA tries them; the first that dies there is taken.
  * Measured on TPU and GPU (corpora/xla); XLA:CPU's buffer assignment does
  * not share them. */
-static bool mem_shares_operand(const struct hlo_instr *i)
+bool mem_shares_operand(const struct hlo_instr *i)
 {
 	switch (i->op) {
 	case OP_ALL_REDUCE:
@@ -893,7 +913,8 @@ static bool mem_shares_operand(const struct hlo_instr *i)
 		return true;
 	case OP_FUSION: {
 		const struct hlo_attr *k = ir_attr(i, ATTR_KIND);
-		return k && k->value_len == 5 && !memcmp(ir_text(i->comp->module->file, ir_attr_value(k)), "kLoop", 5);
+		const char *v = k ? ir_text(i->comp->module->file, ir_attr_value(k)) : NULL;
+		return k && ((k->value_len == 5 && !memcmp(v, "kLoop", 5)) || (k->value_len == 6 && !memcmp(v, "kInput", 6)));
 	}
 	default:
 		return ir_op_elementwise_unary((enum opcode)i->op) || ir_op_elementwise_binary((enum opcode)i->op);
@@ -902,34 +923,42 @@ static bool mem_shares_operand(const struct hlo_instr *i)
 
 static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_t pos, uint32_t base, uint32_t nl)
 {
-	if (x->in->share_elementwise && nl == 1 && i->op != OP_DYNAMIC_UPDATE_SLICE && i->op != OP_SCATTER &&
-	    mem_shares_operand(i)) {
-		for (uint32_t k = 0; k < i->noperands; k++) {
-			const struct hlo_instr *o = i->operands[k].instr;
-			if (o && o->shape && i->shape && ir_shape_equal(o->shape, i->shape, true))
-				mem_candidate(x, pos, base, o);
+	if (x->in->share_elementwise && i->op != OP_DYNAMIC_UPDATE_SLICE && i->op != OP_SCATTER &&
+	    (nl == 1 || i->op == OP_FUSION) && mem_shares_operand(i)) {
+		/* Each result leaf (a multi-output loop fusion has several)
+		 * may take a dying operand of its shape, but XLA's heap shares
+		 * an operand only with the instruction that defined it, not
+		 * through copy-done, get-tuple-element or bitcast (its buffer
+		 * assignments of the Adam updates in corpora/xla/host_offload). */
+		for (uint32_t j = 0; j < nl; j++) {
+			const struct hlo_shape *s = nl == 1 ? i->shape : mem_leaf_shape(x, i->shape, j);
+			for (uint32_t k = 0; k < i->noperands && s; k++) {
+				const struct hlo_instr *o = i->operands[k].instr;
+				if (o && o->shape && ir_shape_equal(o->shape, s, true))
+					mem_candidate(x, pos, base + j, o, o);
+			}
 		}
 		if (i->op != OP_FUSION)
 			return;
 	}
 	if (i->op == OP_DYNAMIC_UPDATE_SLICE && nl == 1 && i->noperands) {
-		mem_candidate(x, pos, base, i->operands[0].instr);
+		mem_candidate(x, pos, base, i->operands[0].instr, NULL);
 	} else if (i->op == OP_SCATTER && i->noperands >= 3) {
 		uint32_t nin = (i->noperands - 1) / 2;
 		for (uint32_t k = 0; k < nin && k < nl; k++)
-			mem_candidate(x, pos, base + k, i->operands[k].instr);
+			mem_candidate(x, pos, base + k, i->operands[k].instr, NULL);
 	} else if (i->op == OP_FUSION && i->ncallees) {
 		const struct hlo_instr *root = i->callees[0]->root;
 		if (root && root->op == OP_TUPLE) {
 			for (uint32_t e = 0; e < root->noperands && e < nl; e++) {
 				int64_t p = mem_inplace_param(root->operands[e].instr);
 				if (p >= 0 && (uint64_t)p < i->noperands && nl == root->noperands)
-					mem_candidate(x, pos, base + e, i->operands[p].instr);
+					mem_candidate(x, pos, base + e, i->operands[p].instr, NULL);
 			}
 		} else if (nl == 1) {
 			int64_t p = mem_inplace_param(root);
 			if (p >= 0 && (uint64_t)p < i->noperands)
-				mem_candidate(x, pos, base, i->operands[p].instr);
+				mem_candidate(x, pos, base, i->operands[p].instr, NULL);
 		}
 	}
 }
@@ -1202,6 +1231,19 @@ static void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
 	}
 }
 
+/* Output leaf j of the entry is written into parameter buffer b: the
+ * instruction that defines it marks where the parameter's value ends. */
+static void mem_alias_output(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
+{
+	const struct hlo_instr *d;
+	uint32_t dj;
+	mem_colocate(x, c, j, b);
+	if (c->root && mem_definer(x, c->root, j, &d, &dj) && d->comp == c && d->op != OP_PARAMETER) {
+		x->bufs[b].hole_to = d->index;
+		x->bufs[b].writer = d;
+	}
+}
+
 /* Donated parameter leaves [pf, pf+n) of parameter `param` share output
  * leaves [of, of+n): the outputs are written into the parameters' buffers. */
 static void mem_donate(struct mem_ctx *x, struct hlo_comp *c, int64_t param, uint32_t pf, uint32_t of, uint32_t n)
@@ -1213,7 +1255,7 @@ static void mem_donate(struct mem_ctx *x, struct hlo_comp *c, int64_t param, uin
 		if (b == NONE)
 			continue;
 		x->bufs[b].flags |= MEM_BUF_DONATED | MEM_BUF_ALIASED;
-		mem_colocate(x, c, of + j, b);
+		mem_alias_output(x, c, of + j, b);
 	}
 }
 
@@ -1270,7 +1312,7 @@ static void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
 					     os->layout->memory_space == ps->layout->memory_space)) {
 						taken[o] = 1;
 						x->bufs[b].flags |= MEM_BUF_ALIASED;
-						mem_colocate(x, c, o, b);
+						mem_alias_output(x, c, o, b);
 						break;
 					}
 				}
@@ -1294,7 +1336,7 @@ static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
 			if (b == NONE)
 				continue;
 			struct mem_buffer *bf = &x->bufs[b];
-			bf->flags |= MEM_BUF_OUTPUT;
+			bf->flags |= MEM_BUF_OUTPUT | MEM_BUF_ROOT;
 			if (bf->owner == c)
 				bf->last_pos = last;
 			/* The runtime allocates outputs where entry_computation_layout
@@ -1327,6 +1369,8 @@ static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 {
 	for (uint32_t k = fr->cand_start; k < x->ncands; k++) {
 		const struct mem_cand *cd = &x->cands[k];
+		if (cd->direct && x->leaf_buf[cd->op_leaf] != NONE && x->bufs[x->leaf_buf[cd->op_leaf]].def != cd->direct)
+			continue;
 		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = x->leaf_buf[cd->op_leaf];
 		if (bo == NONE || bi == NONE)
 			continue;
@@ -1338,9 +1382,12 @@ static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 		if (in->last_pos != cd->pos || in->param >= 0 || (in->flags & MEM_BUF_GLOBAL) ||
 		    in->bytes != out->bytes || in->memory_space != out->memory_space)
 			continue;
+		if (in->hole_to == NONE && !(in->flags & MEM_BUF_ALIASED))
+			in->hole_to = in->last_pos;   /* its own value ends here (mem_globalize) */
 		in->last_pos = out->last_pos;
 		in->flags |= out->flags & (MEM_BUF_OUTPUT | MEM_BUF_CARRIED);
 		out->flags |= MEM_BUF_MERGED;
+		out->shares = x->leaf_buf[cd->op_leaf];
 		x->fwd[bo] = bi;
 	}
 	x->ncands = fr->cand_start;
@@ -1388,12 +1435,9 @@ static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct m
 
 enum { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
 
-/* The sweep adds buffer sizes into an int64 difference array.  Every
- * buffer fits in int64 (the parser rejects larger shapes), but thousands of
- * them added together need not, and a target's default tiling can pad one
- * past it.  So sizes are counted in units of 2^shift bytes, rounded up,
- * with shift the smallest that keeps every prefix sum within int64: 0 (exact)
- * unless the buffers add up to exabytes, an upper bound then. */
+/* The sweep adds buffer sizes into an int64 difference array, in the
+ * units of size_unit_shift (a target's default tiling can pad a buffer
+ * past int64 on its own). */
 static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *cs)
 {
 	uint64_t max = 0, n = 1;
@@ -1403,18 +1447,14 @@ static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *
 		max = v > max ? v : max;
 		n++;
 	}
-	uint64_t room = INT64_MAX / n;
-	uint32_t shift = 0;
-	while (shift < 63 && ((max >> shift) + 1) > room)
-		shift++;
-	return shift;
+	return size_unit_shift(max, n);
 }
 
 static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v, uint32_t shift)
 {
 	if (!v)
 		return;
-	uint64_t units = shift ? (v >> shift) + ((v & ((UINT64_C(1) << shift) - 1)) != 0) : v;
+	uint64_t units = size_units(v, shift);
 	d[(size_t)from * D_N + which] += (int64_t)units;
 	if (to + 1 <= n)
 		d[(size_t)(to + 1) * D_N + which] -= (int64_t)units;
@@ -1677,6 +1717,46 @@ static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct me
 
 /* ---- Driver ---- */
 
+/* Live ranges on the flattened timeline, for alloc.c.  Arguments,
+ * constants and outputs span it to the end, as XLA reserves them. */
+static void mem_globalize(struct mem_ctx *x)
+{
+	uint32_t end = x->clock ? x->clock - 1 : 0;
+	x->mm->nsteps = x->clock;
+	for (uint32_t b = 0; b < x->nbufs; b++) {
+		struct mem_buffer *bf = &x->bufs[b];
+		const struct mem_comp *cs = mem_cs(x, bf->owner);
+		uint32_t n = bf->owner->ninstrs;
+		uint32_t pre = bf->hole_from, split = bf->hole_to;
+		bf->hole_from = 1;
+		bf->hole_to = 0;
+		if (!cs->gtime || !n) {
+			bf->gdef = 0;
+			bf->glast = end;
+			continue;
+		}
+		bf->gdef = cs->gtime[bf->def_pos < n ? bf->def_pos : n - 1];
+		bf->glast = cs->gtime[bf->last_pos < n ? bf->last_pos : n - 1];
+		if (bf->flags & (MEM_BUF_GLOBAL | MEM_BUF_OUTPUT)) {
+			bf->glast = end;
+			if (bf->flags & MEM_BUF_GLOBAL)
+				bf->gdef = 0;
+		}
+		if (bf->glast < bf->gdef)
+			bf->glast = bf->gdef;
+		bf->gown = bf->glast;
+		if (!(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_ROOT | MEM_BUF_GLOBAL)) && split != NONE && split < n) {
+			bf->gown = cs->gtime[split];
+			if (bf->gown < bf->gdef)
+				bf->gown = bf->gdef;
+		}
+		if ((bf->flags & MEM_BUF_ALIASED) && split != NONE && pre < split && split < n) {
+			bf->hole_from = cs->gtime[pre] + 1;
+			bf->hole_to = cs->gtime[split] - 1;
+		}
+	}
+}
+
 static void mem_totals(struct mem_ctx *x)
 {
 	struct mem_model *mm = x->mm;
@@ -1697,21 +1777,42 @@ static void mem_totals(struct mem_ctx *x)
 			bf->kind = MEM_WHILE_CARRIED;
 		else
 			bf->kind = MEM_TEMP;
-		if (sc != MEM_SPACE_DEVICE)
-			continue;
-		if (bf->param >= 0)
+		if (sc == MEM_SPACE_DEVICE && bf->param >= 0)
 			mm->argument_bytes = size_add(mm->argument_bytes, bf->bytes);
-		if (bf->flags & MEM_BUF_OUTPUT) {
-			mm->output_bytes = size_add(mm->output_bytes, bf->bytes);
-			if (bf->param >= 0 && (bf->flags & MEM_BUF_ALIASED))
-				mm->alias_bytes = size_add(mm->alias_bytes, bf->bytes);
+	}
+	const struct hlo_instr *root = x->entry ? x->entry->root : NULL;
+	if (!root)
+		return;
+	/* Every leaf of the ROOT is an output allocation of its own, even the
+	 * same value twice or an argument returned without donation (XLA
+	 * copies them); a donated argument's buffer serves one leaf. */
+	uint32_t l = mem_leaf_id(x, root, 0), n = mem_nleaves_of(x, root);
+	uint8_t *aliased = xcalloc(x->nbufs ? x->nbufs : 1, 1);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t b = x->leaf_buf[l + j];
+		if (b == NONE)
+			continue;
+		b = mem_find(x, b);
+		const struct mem_buffer *bf = &x->bufs[b];
+		if (mem_space_class(bf->memory_space) != MEM_SPACE_DEVICE)
+			continue;
+		uint64_t hi = bf->bytes_max > bf->bytes ? bf->bytes_max : bf->bytes;
+		mm->output_bytes = size_add(mm->output_bytes, bf->bytes);
+		mm->output_bytes_max = size_add(mm->output_bytes_max, hi);
+		if (bf->param >= 0 && (bf->flags & MEM_BUF_ALIASED) && !aliased[b]) {
+			aliased[b] = 1;
+			mm->alias_bytes = size_add(mm->alias_bytes, bf->bytes);
+			mm->alias_bytes_max = size_add(mm->alias_bytes_max, hi);
 		}
 	}
+	free(aliased);
 	/* A ROOT tuple's index table is an output allocation of its own, as
 	 * XLA's memory_analysis counts it (output_size_in_bytes). */
-	const struct hlo_instr *root = x->entry ? x->entry->root : NULL;
-	if (root && root->shape && root->shape->type == PT_TUPLE)
-		mm->output_bytes = size_add(mm->output_bytes, target_tuple_table_bytes(mm->target, root->shape->rank));
+	if (root->shape && root->shape->type == PT_TUPLE) {
+		uint64_t t = target_tuple_table_bytes(mm->target, root->shape->rank);
+		mm->output_bytes = size_add(mm->output_bytes, t);
+		mm->output_bytes_max = size_add(mm->output_bytes_max, t);
+	}
 }
 
 struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a)
@@ -1752,7 +1853,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	x.in->tpu_laid_out = sg.tiled != NULL;
 	x.in->host_is_device = mm->target->kind == TARGET_CPU;
 	/* XLA:CPU's buffer assignment in corpora/xla does not share these. */
-	x.in->share_elementwise = mm->target->kind != TARGET_CPU;
+	x.in->share_elementwise = mm->shares_in_place = mm->target->kind != TARGET_CPU;
 	mm->default_tiling = x.in->tpu_default;
 	mm->partitioned = x.in->partitioned = mem_decide(&x, o, &sg);
 
@@ -1773,8 +1874,12 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 				x.nframes--;
 				continue;
 			}
-			if (mem_step(&x, fr))
-				x.frames[x.nframes - 1].pos++;
+			if (mem_step(&x, fr)) {
+				/* Callees were stepped first: XLA's flattened order. */
+				fr = &x.frames[x.nframes - 1];
+				mem_cs(&x, fr->c)->gtime[fr->pos] = x.clock++;
+				fr->pos++;
+			}
 		}
 		const struct mem_peak *pk = &mem_cs(&x, m->entry)->peak;
 		mm->peak_bytes = pk->dev;
@@ -1786,6 +1891,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 		mm->other_bytes = pk->other;
 		mm->peak_at = pk->at;
 	}
+	mem_globalize(&x);
 	mem_totals(&x);
 
 	/* Hand the tables to the model's arena, merged buffers resolved. */
@@ -1795,8 +1901,11 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 		memcpy(mm->buffers, x.bufs, x.nbufs * sizeof *mm->buffers);
 	x.in->nleaves = x.nleaves;
 	x.in->leaf_buf = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_buf);
-	for (uint32_t l = 0; l < x.nleaves; l++)
+	x.in->leaf_val = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_val);
+	for (uint32_t l = 0; l < x.nleaves; l++) {
+		x.in->leaf_val[l] = x.leaf_buf[l];
 		x.in->leaf_buf[l] = mem_find(&x, x.leaf_buf[l]);
+	}
 	if (x.leaf_split) {
 		x.in->leaf_split = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_split);
 		memcpy(x.in->leaf_split, x.leaf_split, x.nleaves * sizeof *x.leaf_split);
@@ -1813,12 +1922,14 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	free(x.delta);
 	arena_free(&x.scratch);
 	arena_free(&x.keep);
+	alloc_pack(mm);
 	return mm;
 }
 
 /* ---- Accessors ---- */
 
-const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf)
+static const struct mem_buffer *mem_leaf_lookup(const struct mem_model *mm, const uint32_t *table,
+						const struct hlo_instr *i, uint32_t leaf)
 {
 	if (!i->comp || i->comp->module != mm->module)
 		return NULL;
@@ -1828,8 +1939,18 @@ const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct 
 	uint32_t l = cs->leaf_base[i->index];
 	if (leaf >= cs->leaf_base[i->index + 1] - l)
 		return NULL;
-	uint32_t b = mm->in->leaf_buf[l + leaf];
+	uint32_t b = table[l + leaf];
 	return b == NONE ? NULL : &mm->buffers[b];
+}
+
+const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf)
+{
+	return mem_leaf_lookup(mm, mm->in->leaf_buf, i, leaf);
+}
+
+const struct mem_buffer *mem_value_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf)
+{
+	return mem_leaf_lookup(mm, mm->in->leaf_val, i, leaf);
 }
 
 /* Adds the sizes of s's leaves, numbered from *j, to acc. */

@@ -37,6 +37,7 @@ enum mem_buffer_flag {
 	MEM_BUF_MERGED = 16,      /* updated in place into another buffer: owns nothing */
 	MEM_BUF_GLOBAL = 32,      /* lives the whole program (arguments, constants) */
 	MEM_BUF_DEFAULT_TILED = 64, /* sized with the target's default TPU tiling */
+	MEM_BUF_ROOT = 128,       /* an entry output leaf is this very value (not one merged into it) */
 };
 
 /* One allocation.  Its live range is [def_pos, last_pos] in owner's
@@ -48,6 +49,16 @@ struct mem_buffer {
 	const int64_t *split;         /* per-dim pieces when divided by a sharding, else NULL */
 	uint32_t leaf;                /* leaf index in def's result (0 for arrays) */
 	uint32_t def_pos, last_pos;
+	uint32_t gdef, glast;         /* the same on the module's flattened timeline (callees
+				       * inlined before their call site, as XLA's HloLiveRange) */
+	uint32_t gown;                /* end of its own value there: glast, or where a result
+				       * merged into it took over */
+	uint32_t shares;              /* MEM_BUF_MERGED: id of the operand's buffer it was written
+				       * over in place, else UINT32_MAX */
+	uint32_t hole_from, hole_to;  /* aliased parameter: global steps in which its allocation
+				       * holds nothing (after the last read, before the output is
+				       * written); hole_from > hole_to when there is none */
+	const struct hlo_instr *writer; /* aliased parameter: what writes the output into it */
 	uint32_t id;                  /* index in mem_model.buffers (definition order) */
 	uint16_t flags;               /* enum mem_buffer_flag */
 	uint8_t kind;                 /* enum mem_kind */
@@ -75,6 +86,14 @@ struct mem_options {
 
 struct mem_internal;
 
+/* The model's figures in machine output (mem and check JSON), in order:
+ * X(field of struct mem_model, which is also the JSON key). */
+#define MEM_FIGURES(X) \
+	X(total_bytes) X(total_bytes_max) X(heap_bytes) X(reused_bytes) X(constant_bytes) X(peak_bytes) \
+	X(argument_bytes) X(output_bytes) X(alias_bytes) X(temp_bytes) X(host_bytes) X(padding_bytes)
+#define MEM_FIGURE_COUNT_ONE(f) +1
+enum { MEM_NFIGURES = 0 MEM_FIGURES(MEM_FIGURE_COUNT_ONE) };
+
 struct mem_model {
 	struct hlo_module *module;
 	const struct target *target;
@@ -87,12 +106,21 @@ struct mem_model {
 	bool unoptimized;             /* a before-optimizations dump (no schedule, no fusion, and its name or
 				       * a pre-partitioning construct says so): the peak is an upper bound */
 	bool default_tiling;          /* untiled module sized with the target's default TPU tiling */
+	bool shares_in_place;         /* results may take dying operands' buffers (mem_shares_operand);
+				       * not on XLA:CPU, whose buffer assignment in corpora/xla never does */
 	/* Per device, device memory (S(0)) unless said otherwise. */
-	uint64_t peak_bytes;          /* max over program points of live padded bytes */
+	uint64_t total_bytes;         /* XLA's total allocation (alloc.h): the headline figure */
+	uint64_t total_bytes_max;     /* same with the upper default tiling (== total_bytes if certain) */
+	uint64_t heap_bytes;          /* temporaries' heap within total_bytes */
+	uint64_t reused_bytes;        /* temporaries placed in output or donated allocations */
+	uint64_t constant_bytes;      /* constants' allocations within total_bytes */
+	uint32_t nsteps;              /* length of the flattened timeline */
+	uint64_t peak_bytes;          /* liveness peak: max over program points of live padded bytes */
 	uint64_t peak_bytes_max;      /* same with the upper default tiling (== peak_bytes if certain) */
 	uint64_t argument_bytes;      /* all entry parameters */
 	uint64_t output_bytes;        /* all entry outputs, aliased ones included */
 	uint64_t alias_bytes;         /* outputs that share a parameter's buffer */
+	uint64_t output_bytes_max, alias_bytes_max; /* the same with the upper default tiling */
 	uint64_t temp_bytes;          /* peak of live temporaries (incl. constants, loop carries) */
 	uint64_t padding_bytes;       /* padded - unpadded bytes live at the peak */
 	uint64_t host_bytes;          /* peak of live S(5) bytes: host as XLA's memory_analysis() counts it */
@@ -120,6 +148,11 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
  * sort comparators, async wrapped computations). */
 const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf);
 
+/* The same before in-place merges: the buffer of the value leaf `leaf`
+ * of i holds, which may be MEM_BUF_MERGED (its memory is then that of
+ * mem_buffer_at). */
+const struct mem_buffer *mem_value_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf);
+
 /* Size of i's own result per device (the sum over its array leaves),
  * whether or not i defines a buffer: what `i` would take if materialized. */
 void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint64_t *padded,
@@ -138,6 +171,12 @@ void mem_buffer_dims(const struct mem_buffer *b, int64_t *dims);
  * definition order, into out; n == 0 means all.  Returns the count.
  * out must hold n entries (mm->nbuffers when n == 0). */
 uint32_t mem_largest(const struct mem_model *mm, const struct mem_buffer **out, uint32_t n);
+
+/* Whether i may write its result into a dying operand of the same shape
+ * (XLA's CanShareOperandBufferWithUser for element-wise instructions,
+ * select, clamp, loop and input fusions, all-reduce); dynamic-update-slice and
+ * scatter are modelled apart.  The one answer to that question. */
+bool mem_shares_operand(const struct hlo_instr *i);
 
 /* Number of leaves (non-tuple subshapes, tokens included) of s. */
 uint32_t mem_leaf_count(const struct hlo_shape *s);

@@ -17,7 +17,7 @@ struct report_mod {
 	bool partitioned;
 	int64_t num_partitions;
 	bool has_mem;
-	uint64_t hbm, peak, argument, output, alias, temp, host, padding;
+	uint64_t hbm, figures[MEM_NFIGURES];   /* MEM_FIGURES order */
 	const char *peak_instr, *peak_comp;
 	const char *not_run[8], *not_run_why[8];   /* rules that could not run, and why */
 	uint32_t nnot_run;
@@ -84,13 +84,10 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
 		x->target = report_dup(r, mm->target ? mm->target->name : NULL);
 		x->partitioned = mm->partitioned;
 		x->hbm = mm->hbm_bytes;
-		x->peak = mm->peak_bytes;
-		x->argument = mm->argument_bytes;
-		x->output = mm->output_bytes;
-		x->alias = mm->alias_bytes;
-		x->temp = mm->temp_bytes;
-		x->host = mm->host_bytes;
-		x->padding = mm->padding_bytes;
+		uint32_t k = 0;
+#define REPORT_FIGURE(f) x->figures[k++] = mm->f;
+		MEM_FIGURES(REPORT_FIGURE)
+#undef REPORT_FIGURE
 		if (mm->peak_at) {
 			x->peak_instr = arena_strndup(&r->arena, mm->peak_at->name, mm->peak_at->name_len);
 			x->peak_comp = report_dup(r, mm->peak_at->comp->name->str);
@@ -197,6 +194,39 @@ static void report_text_suggestion(FILE *out, const struct finding *f)
 	}
 }
 
+#define REPORT_WIDTH 100
+
+void report_wrap(FILE *out, const char *prefix, const char *text, unsigned indent)
+{
+	size_t col = strlen(prefix);
+	fputs(prefix, out);
+	const char *p = text;
+	bool first = true;
+	while (*p) {
+		const char *w = p;
+		while (*w == ' ')
+			w++;
+		const char *e = w;
+		while (*e && *e != ' ')
+			e++;
+		if (w == e)
+			break;
+		size_t n = (size_t)(e - w);
+		if (!first && col + 1 + n > REPORT_WIDTH) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, n, out);
+		col += n;
+		first = false;
+		p = e;
+	}
+	fputc('\n', out);
+}
+
 static void report_text_one(FILE *out, const struct finding *f)
 {
 	if (f->line)
@@ -216,7 +246,7 @@ static void report_text_one(FILE *out, const struct finding *f)
 	else if (f->op_name[0])
 		fprintf(out, "note: op_name \"%s\"\n", f->op_name);
 	for (const struct finding_note *n = f->notes; n; n = n->next)
-		fprintf(out, "note: %s\n", n->text);
+		report_wrap(out, "note: ", n->text, 6);
 	report_text_suggestion(out, f);
 }
 
@@ -303,17 +333,12 @@ static void report_json_module(struct json_writer *w, const struct report_mod *x
 			json_uint(w, x->hbm);
 		else
 			json_null(w);
-		const struct {
-			const char *key;
-			uint64_t v;
-		} sizes[] = {
-			{ "peak_bytes", x->peak }, { "argument_bytes", x->argument }, { "output_bytes", x->output },
-			{ "alias_bytes", x->alias }, { "temp_bytes", x->temp }, { "host_bytes", x->host },
-			{ "padding_bytes", x->padding },
-		};
-		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-			json_key(w, sizes[k].key);
-			json_uint(w, sizes[k].v);
+#define REPORT_KEY(f) #f,
+		static const char *const keys[] = { MEM_FIGURES(REPORT_KEY) };
+#undef REPORT_KEY
+		for (size_t k = 0; k < MEM_NFIGURES; k++) {
+			json_key(w, keys[k]);
+			json_uint(w, x->figures[k]);
 		}
 		json_key(w, "peak_at");
 		if (x->peak_instr) {

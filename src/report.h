@@ -52,4 +52,9 @@ void report_not_run(struct report *r, uint32_t module_index, const char *rule, c
 struct json_writer;
 /* The "errors" member of a JSON document (also `mem --format json`). */
 void report_json_errors(struct json_writer *w, const struct diag_sink *errs);
+
+/* Prints prefix then text, wrapped at spaces so that no line passes 100
+ * columns (text output's width); continuation lines are indented by
+ * indent spaces.  A word longer than a line is printed whole. */
+void report_wrap(FILE *out, const char *prefix, const char *text, unsigned indent);
 #endif

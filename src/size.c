@@ -327,3 +327,17 @@ char *size_human(uint64_t bytes, char *buf)
 	snprintf(buf, 16, *unit == 'K' ? "%.1f%c" : "%.2f%c", (double)n / 1024.0, *unit);
 	return buf;
 }
+
+uint32_t size_unit_shift(uint64_t max, uint64_t n)
+{
+	uint64_t room = INT64_MAX / (n ? n : 1);
+	uint32_t shift = 0;
+	while (shift < 63 && ((max >> shift) + 1) > room)
+		shift++;
+	return shift;
+}
+
+uint64_t size_units(uint64_t v, uint32_t shift)
+{
+	return shift ? (v >> shift) + ((v & ((UINT64_C(1) << shift) - 1)) != 0) : v;
+}

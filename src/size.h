@@ -101,6 +101,13 @@ uint64_t size_add(uint64_t a, uint64_t b);
 uint64_t size_sub(uint64_t a, uint64_t b);
 /* n rounded up to a multiple of m (m <= 1: n), saturating. */
 uint64_t size_round_up(uint64_t n, uint64_t m);
+/* Sweeps add sizes into int64 difference arrays.  Each size fits in int64
+ * but n of them added together need not: size_unit_shift is the smallest
+ * s such that n sizes of at most max bytes, counted in 2^s-byte units
+ * rounded up (size_units), keep every prefix sum within int64.  It is 0
+ * (exact) unless the sizes add up to exabytes; an upper bound then. */
+uint32_t size_unit_shift(uint64_t max, uint64_t n);
+uint64_t size_units(uint64_t v, uint32_t shift);
 /* Number of elements (dims multiplied, '?' as 0), saturating. */
 uint64_t size_elements(const struct size_array *a);
 /* True when the array's element count, dense bytes and padded bytes all

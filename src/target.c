@@ -58,6 +58,20 @@ uint64_t target_tuple_table_bytes(const struct target *t, uint32_t n)
 	}
 }
 
+uint64_t target_heap_align(const struct target *t)
+{
+	switch (t->kind) {
+	case TARGET_TPU:
+		return 16384;
+	case TARGET_GPU:
+		return 128;
+	case TARGET_CPU:
+		return 16;
+	default:
+		return 1;
+	}
+}
+
 const struct target *const target_presets[] = {
 	&target_table[0], &target_table[1], &target_table[2], &target_table[3], &target_table[4],
 	&target_table[5], &target_table[6], &target_table[7], &target_table[8], &target_table[9],

@@ -34,6 +34,11 @@ struct target {
  * 0 when no backend is known. */
 uint64_t target_tuple_table_bytes(const struct target *t, uint32_t n);
 
+/* Alignment of a temporary's offset in the target's heap: 16 KiB on TPU
+ * (every offset in the buffer assignments of corpora/xla), 128 bytes on
+ * GPU (XLA:GPU's allocated-buffer alignment), 16 on CPU, 1 otherwise. */
+uint64_t target_heap_align(const struct target *t);
+
 /* The preset named name, or NULL.  Generic inferred targets ("tpu", "gpu",
  * "none") are not presets and are not found. */
 const struct target *target_find(const char *name);

@@ -121,7 +121,7 @@ static char *fx_annotate(struct fixture *x, struct annotate_item *items, uint32_
 {
 	struct rewrite r;
 	rewrite_init(&r, x->src->buf, x->src->len);
-	struct annotate_summary sum = { .peak_before = 1024, .peak_after = 1024, .target = "tpu-v5e" };
+	struct annotate_summary sum = { .total_before = 1024, .total_after = 1024, .target = "tpu-v5e" };
 	annotate_module(&r, x->f->modules, items, n, &sum);
 	char *t = rw_text(&r);
 	rewrite_free(&r);
@@ -145,7 +145,7 @@ static void test_placement(void)
 		char *t = fx_annotate(&x, it, 3);
 		CHECK_STR(t, "HloModule m // keep\r"
 			     "// hlolint: 3 findings (1 error, 1 warning, 1 note): unit-a 1, unit-b 1, unit-c 1\r"
-			     "// hlolint: estimated peak per device: 1.0K (tpu-v5e)\r"
+			     "// hlolint: estimated memory per device: 1.0K (tpu-v5e)\r"
 			     "// hlolint: unit-c: module level\r"
 			     "\rENTRY %e (p: f32[2]) -> f32[2] {\r\t%p = f32[2]{0} parameter(0) \r"
 			     "\t// hlolint: unit-a: first on q\r"
@@ -171,7 +171,7 @@ static void test_placement(void)
 		char *t = fx_annotate(&x, &it, 1);
 		CHECK_STR(t, "HloModule m\n"
 			     "// hlolint: 1 finding (0 errors, 1 warning, 0 notes): unit 1\n"
-			     "// hlolint: estimated peak per device: 1.0K (tpu-v5e)\n"
+			     "// hlolint: estimated memory per device: 1.0K (tpu-v5e)\n"
 			     " ENTRY %e (p: f32[2]) -> f32[2] { \n"
 			     "// hlolint: unit: msg; suggestion: sharding={devices=[2]<=[2]} (not applied: because)\n"
 			     "ROOT %p = f32[2]{0} parameter(0) }");

@@ -49,11 +49,11 @@ for in in "$dir"/*.hlo; do
 		echo "FAIL: $name: $before findings before, $made made, $resolved resolved, $after after"
 		st=1
 	fi
-	want=$(sed -n 's|^// hlolint: estimated peak per device: .* before, \([^ ]*\) after.*|\1|p' "$out" | head -n 1)
+	want=$(sed -n 's|^// hlolint: estimated memory per device: .* before, \([^ ]*\) after.*|\1|p' "$out" | head -n 1)
 	if [ -n "$want" ]; then
 		mopts=$(printf '%s\n' "$copts" | sed -e 's/--select [^ ]*//' -e 's/--no-config//' -e 's/--[a-z-]*-min-bytes [^ ]*//g')
 		# shellcheck disable=SC2086
-		got=$("$HLOLINT" mem $mopts "$out" | sed -n 's/^Peak hbm usage >= \([^ ]*\) .*/\1/p' | head -n 1)
+		got=$("$HLOLINT" mem $mopts "$out" | sed -n 's/^Total hbm allocation >= \([^ ]*\) .*/\1/p' | head -n 1)
 		if [ "$got" != "$want" ]; then
 			echo "FAIL: $name: mem says the peak is $got, the summary $want"
 			st=1

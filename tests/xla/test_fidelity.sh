@@ -6,10 +6,13 @@
 #   - arguments, outputs and aliased bytes equal compiled.memory_analysis();
 #   - every value of XLA's buffer assignment that hlolint also lists (same
 #     instruction and shape) has the same size;
-#   - hlolint's peak against XLA's total (arguments + outputs - aliased +
-#     temporaries): the error may not grow past its pin in fidelity.pins;
+#   - hlolint's total allocation against XLA's: the sum of the buffer
+#     assignment's device allocations where the dump has one, else
+#     memory_analysis() (arguments + outputs - aliased + temporaries, the
+#     same sum on CPU and GPU); the error may not grow past its pin in
+#     fidelity.pins, and at least 90% of the modules are within 1%;
 #   - for the programs that do not fit, the compiler's "required" figure
-#     against hlolint's peak, pinned the same way.
+#     against hlolint's total, pinned the same way.
 # Prints the fidelity table.  UPDATE=1 rewrites the pins (review the diff).
 . tests/lib.sh
 X=corpora/xla
@@ -43,7 +46,7 @@ while IFS='	' read -r prog case target kind status dir args outs alias temp code
 		[ -n "$need" ] || { fail "$name/$target: no required figure in error.txt"; continue; }
 		"$HLOLINT" mem --format json --target "$target" "$d/after_optimizations.hlo.gz" >"$tmp/j" 2>"$tmp/err" ||
 			{ fail "$name/$target: mem failed: $(head -n 1 "$tmp/err")"; continue; }
-		peak=$(jnum peak_bytes "$tmp/j")
+		peak=$(jnum total_bytes "$tmp/j")
 		xb=$(awk -v g="${need%G}" 'BEGIN { printf "%.0f", g * 1073741824 }')
 		err=$(pct "$peak" "$xb")
 		cmp_what="oom required"
@@ -51,7 +54,7 @@ while IFS='	' read -r prog case target kind status dir args outs alias temp code
 	else
 		"$HLOLINT" mem --format json --top 0 --target "$target" "$d/compiled.hlo.gz" >"$tmp/j" 2>"$tmp/err" ||
 			{ fail "$name/$target: mem failed: $(head -n 1 "$tmp/err")"; continue; }
-		peak=$(jnum peak_bytes "$tmp/j")
+		peak=$(jnum total_bytes "$tmp/j")
 		ncompiled=$((ncompiled + 1))
 		ours="$(jnum argument_bytes "$tmp/j") $(jnum output_bytes "$tmp/j") $(jnum alias_bytes "$tmp/j")"
 		if [ "$ours" = "$args $outs $alias" ]; then
@@ -62,6 +65,13 @@ while IFS='	' read -r prog case target kind status dir args outs alias temp code
 			fail "$name/$target: arguments/outputs/aliased $ours, XLA $args $outs $alias"
 		fi
 		xb=$((args + outs - alias + temp))
+		# The buffer assignment's own total: device allocations (no
+		# "color N").  libtpu's memory_analysis() adds temporaries the
+		# assignment does not list (docs/fidelity.md).
+		if [ -f "$d/buffer-assignment.txt.gz" ]; then
+			xb=$(gzip -dc "$d/buffer-assignment.txt.gz" |
+				awk '/^allocation [0-9]*: size [0-9]*/ && !/, color [0-9]/ { t += $4 } END { printf "%.0f", t }')
+		fi
 		err=$(pct "$peak" "$xb")
 		# Per-buffer sizes: XLA's values against hlolint's buffers.
 		if [ -f "$d/buffer-assignment.txt.gz" ]; then
@@ -102,8 +112,9 @@ done <"$X/MANIFEST.tsv"
 [ -n "$UPDATE" ] && cp "$tmp/pins.new" "$PINS" && echo "pins written to $PINS"
 echo "$nmod modules parsed; $exact of $ncompiled with exact arguments/outputs/aliased;" \
 	"$((nbuf - nbufbad)) of $nbuf buffer sizes exact;" \
-	"peak within 1% of XLA on $within1, within 10% on $within10 of $ntotal"
-echo "$noom out-of-memory reports: the compiler's required figure against hlolint's peak (pinned above)"
+	"total allocation within 1% of XLA on $within1, within 10% on $within10 of $ntotal"
+echo "$noom out-of-memory reports: the compiler's required figure against hlolint's total (pinned above)"
+[ $((within1 * 10)) -ge $((ntotal * 9)) ] || fail "only $within1 of $ntotal totals within 1% of XLA (want 90%)"
 [ "$nmod" -ge 40 ] || fail "only $nmod stored modules (want >= 40)"
 [ "$noom" -ge 5 ] || fail "only $noom out-of-memory reports (want >= 5)"
 [ "$nbuf" -ge 1000 ] || fail "only $nbuf buffer sizes compared (want >= 1000)"

@@ -1,0 +1,346 @@
+/* alloc.c - XLA's total allocation from the memory model's values (each
+ * buffer's own stretch, in-place merges undone).  XLA's buffer assigner
+ * gives arguments, constants and outputs allocations of their own, tries
+ * each temporary (largest first) in an output or donated-argument
+ * allocation that is free for its whole live range, and packs the rest
+ * into one heap, where a result may take over the operand dying at it.
+ * The heap is sized by its liveness peak with aligned sizes: XLA's
+ * best-fit offsets and their fragmentation are not simulated
+ * (docs/memory-model.md "Total allocation"). */
+#include "alloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* A stretch of steps [from, to] in which value b, written by def, holds
+ * an allocation. */
+struct alloc_run {
+	uint32_t from, to;
+	const struct mem_buffer *b;
+	const struct hlo_instr *def;
+};
+
+/* Outputs and donated arguments a temporary may borrow: its occupied
+ * steps are disjoint runs, sorted. */
+struct alloc_host {
+	uint64_t bytes;
+	uint32_t order;           /* creation order: XLA tries the newest first */
+	struct alloc_run *run;
+	uint32_t nrun, caprun;
+};
+
+/* Hosts tried per temporary, and how far before a host's last stretch a
+ * new one may go: bound the time on modules with thousands of outputs or
+ * temporaries (XLA tries them all; the heap takes what is left). */
+#define ALLOC_TRIES 64
+#define ALLOC_DEPTH 64
+
+struct alloc_parts {
+	uint64_t arguments, outputs, constants, heap, reused;
+};
+
+static uint64_t alloc_size(const struct mem_buffer *b, bool max)
+{
+	return max && b->bytes_max > b->bytes ? b->bytes_max : b->bytes;
+}
+
+static bool alloc_is_device(const struct mem_buffer *b)
+{
+	return mem_space_class(b->memory_space) == MEM_SPACE_DEVICE;
+}
+
+static bool alloc_is_output(const struct mem_buffer *b)
+{
+	return b->param < 0 && (b->flags & MEM_BUF_ROOT);
+}
+
+/* root[id]: the buffer whose memory value id ends up in (id unless
+ * merged).  An operand's buffer is made before its user's, so one pass in
+ * id order resolves every chain. */
+static uint32_t *alloc_roots(const struct mem_model *mm)
+{
+	uint32_t *root = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *root);
+	for (uint32_t k = 0; k < mm->nbuffers; k++) {
+		uint32_t s = mm->buffers[k].shares;
+		root[k] = s < k ? root[s] : k;
+	}
+	return root;
+}
+
+/* A result written by another execution thread (an async start with
+ * async_execution_thread other than "main", TPU7x's SparseCore
+ * collectives) stays in the heap: no buffer assignment in corpora/xla puts
+ * one in an output or donated allocation. */
+static bool alloc_may_borrow(const struct mem_buffer *b)
+{
+	const struct hlo_attr *a = ir_attr(b->def, ATTR_ASYNC_EXECUTION_THREAD);
+	if (!a)
+		return true;
+	const char *v = ir_text(b->def->comp->module->file, ir_attr_value(a));
+	return a->value_len == 6 && !memcmp(v, "\"main\"", 6);
+}
+
+/* Whether user's result may be written over value o as o dies at user:
+ * user reads o (through any alias) and shares operands in place. */
+static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, const struct hlo_instr *user,
+			   const struct mem_buffer *o)
+{
+	if (!o || !user || !mm->shares_in_place || user->op == OP_COPY ||
+	    (!mem_shares_operand(user) && user->op != OP_DYNAMIC_UPDATE_SLICE && user->op != OP_SCATTER))
+		return false;
+	const struct mem_buffer *r = &mm->buffers[root[o->id]];
+	for (uint32_t k = 0; k < user->noperands; k++) {
+		const struct hlo_instr *op = user->operands[k].instr;
+		if (op && mem_buffer_at(mm, op, 0) == r)
+			return true;
+	}
+	return false;
+}
+
+/* True when no run of h meets t's live range, but for runs that touch it
+ * at one end where one is written over the other in place (XLA lets such
+ * live ranges touch).  Runs are disjoint and sorted, so the ones meeting t
+ * are those before the first starting after its end, back to the first
+ * ending before its start. */
+static bool alloc_host_free(const struct mem_model *mm, const uint32_t *root, const struct alloc_host *h,
+			    const struct mem_buffer *t)
+{
+	uint32_t lo = 0, hi = h->nrun;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (h->run[mid].from <= t->gown)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (h->nrun - lo > ALLOC_DEPTH)
+		return false;
+	for (uint32_t k = lo; k > 0 && h->run[k - 1].to >= t->gdef; k--) {
+		const struct alloc_run *r = &h->run[k - 1];
+		bool before = r->to == t->gdef && r->from < t->gdef && alloc_in_place(mm, root, t->def, r->b);
+		bool after = r->from == t->gown && t->gdef < t->gown && alloc_in_place(mm, root, r->def, t);
+		if (!before && !after)
+			return false;
+	}
+	return true;
+}
+
+static void alloc_host_take(struct alloc_host *h, uint32_t from, uint32_t to, const struct mem_buffer *b,
+			    const struct hlo_instr *def)
+{
+	if (h->nrun == h->caprun) {
+		h->caprun = h->caprun ? h->caprun * 2 : 2;
+		h->run = xreallocarray(h->run, h->caprun, sizeof *h->run);
+	}
+	uint32_t k = h->nrun++;
+	while (k && h->run[k - 1].from > from) {
+		h->run[k] = h->run[k - 1];
+		k--;
+	}
+	h->run[k] = (struct alloc_run){ from, to, b, def };
+}
+
+/* Smallest first; equal sizes newest first, as XLA walks its list of
+ * allocations from the end. */
+static int alloc_host_cmp(const void *pa, const void *pb)
+{
+	const struct alloc_host *a = pa, *b = pb;
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? -1 : 1;
+	return a->order > b->order ? -1 : a->order < b->order;
+}
+
+/* Output allocations are taken from their definition on; a donated
+ * argument's everywhere but its hole. */
+static uint32_t alloc_hosts(const struct mem_model *mm, bool max, struct alloc_host *out)
+{
+	uint32_t n = 0, end = mm->nsteps ? mm->nsteps - 1 : 0;
+	for (uint32_t k = 0; k < mm->nbuffers; k++) {
+		const struct mem_buffer *b = &mm->buffers[k];
+		bool output = alloc_is_output(b);
+		bool donated = b->param >= 0 && (b->flags & MEM_BUF_ALIASED);
+		if (!alloc_is_device(b) || (!output && !donated))
+			continue;
+		struct alloc_host *h = &out[n++];
+		memset(h, 0, sizeof *h);
+		h->bytes = alloc_size(b, max);
+		h->order = k;
+		if (output) {
+			alloc_host_take(h, b->gdef, end, b, b->def);
+		} else if (b->hole_from <= b->hole_to) {
+			if (b->hole_from)
+				alloc_host_take(h, 0, b->hole_from - 1, b, b->def);
+			alloc_host_take(h, b->hole_to + 1, end, b, b->writer);
+		} else {
+			alloc_host_take(h, 0, end, b, b->def);
+		}
+	}
+	qsort(out, n, sizeof *out, alloc_host_cmp);
+	return n;
+}
+
+struct alloc_temp {
+	uint64_t bytes;
+	const struct mem_buffer *b;
+	bool borrowed;
+};
+
+/* Largest first; ties in definition order, as XLA sorts by position. */
+static int alloc_temp_cmp(const void *pa, const void *pb)
+{
+	const struct alloc_temp *a = pa, *b = pb;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	if (a->b->gdef != b->b->gdef)
+		return a->b->gdef < b->b->gdef ? -1 : 1;
+	return a->b->id < b->b->id ? -1 : a->b->id > b->b->id;
+}
+
+/* The first host (smallest, newest) that fits t and is free over its live
+ * range takes it. */
+static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struct alloc_host *hosts, uint32_t nh,
+			 const struct alloc_temp *t)
+{
+	uint32_t lo = 0, hi = nh;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (hosts[mid].bytes < t->bytes)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = lo, tries = 0; k < nh && tries < ALLOC_TRIES; k++, tries++) {
+		if (alloc_host_free(mm, root, &hosts[k], t->b)) {
+			alloc_host_take(&hosts[k], t->b->gdef, t->b->gown, t->b, t->b->def);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The step from which heap value b needs memory of its own.  XLA's heap
+ * writes a result over an operand that dies at it when the operand is a
+ * heap value defined by that very operand instruction (any of
+ * dynamic-update-slice's or scatter's updated operands), of the same size
+ * and not taken by another result: they share that step.  taken marks
+ * operands already shared. */
+static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buffer *b, const uint8_t *in_heap,
+				uint8_t *taken)
+{
+	const struct hlo_instr *d = b->def;
+	bool update = d->op == OP_DYNAMIC_UPDATE_SLICE || d->op == OP_SCATTER;
+	if (!mm->shares_in_place && !update)
+		return b->gdef;
+	if (!update && !mem_shares_operand(d))
+		return b->gdef;
+	for (uint32_t k = 0; k < d->noperands; k++) {
+		const struct hlo_instr *op = d->operands[k].instr;
+		const struct mem_buffer *o = op ? mem_value_at(mm, op, 0) : NULL;
+		if (!o || !in_heap[o->id] || taken[o->id] || o->gown != b->gdef || o->bytes != b->bytes ||
+		    o->memory_space != b->memory_space || (!update && o->def != op))
+			continue;
+		taken[o->id] = 1;
+		return b->gdef + 1;
+	}
+	return b->gdef;
+}
+
+/* Liveness peak of the heap's values, each rounded up to the heap's
+ * alignment: a lower bound of XLA's best-fit heap. */
+static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *t, uint32_t n)
+{
+	uint32_t steps = mm->nsteps;
+	if (!n || !steps)
+		return 0;
+	uint8_t *in_heap = xcalloc(mm->nbuffers, 1), *taken = xcalloc(mm->nbuffers, 1);
+	uint64_t align = target_heap_align(mm->target), max = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (t[k].borrowed)
+			continue;
+		in_heap[t[k].b->id] = 1;
+		if (size_round_up(t[k].bytes, align) > max)
+			max = size_round_up(t[k].bytes, align);
+	}
+	uint32_t shift = size_unit_shift(max, (uint64_t)n + 1);
+	int64_t *d = xcalloc((size_t)steps + 1, sizeof *d);
+	for (uint32_t k = 0; k < n; k++) {
+		if (t[k].borrowed)
+			continue;
+		uint32_t from = alloc_heap_from(mm, t[k].b, in_heap, taken), to = t[k].b->gown;
+		if (to >= steps)
+			to = steps - 1;
+		if (from > to)
+			continue;
+		int64_t u = (int64_t)size_units(size_round_up(t[k].bytes, align), shift);
+		d[from] += u;
+		d[to + 1] -= u;
+	}
+	int64_t cur = 0, peak = 0;
+	for (uint32_t s = 0; s < steps; s++) {
+		cur += d[s];
+		peak = cur > peak ? cur : peak;
+	}
+	free(d);
+	free(in_heap);
+	free(taken);
+	return size_mul((uint64_t)peak, UINT64_C(1) << shift);
+}
+
+static void alloc_run(const struct mem_model *mm, bool max, struct alloc_parts *p)
+{
+	memset(p, 0, sizeof *p);
+	struct alloc_host *hosts = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *hosts);
+	struct alloc_temp *temps = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *temps);
+	uint32_t nh = alloc_hosts(mm, max, hosts), nt = 0;
+	for (uint32_t k = 0; k < mm->nbuffers; k++) {
+		const struct mem_buffer *b = &mm->buffers[k];
+		if (!alloc_is_device(b))
+			continue;
+		uint64_t v = alloc_size(b, max);
+		if (b->param >= 0)
+			p->arguments = size_add(p->arguments, v);
+		else if (alloc_is_output(b))
+			p->outputs = size_add(p->outputs, v);
+		else if (b->def->op == OP_CONSTANT)
+			p->constants = size_add(p->constants, v);
+		else if (v)
+			temps[nt++] = (struct alloc_temp){ v, b, false };
+	}
+	qsort(temps, nt, sizeof *temps, alloc_temp_cmp);
+	uint32_t *root = alloc_roots(mm);
+	for (uint32_t k = 0; k < nt; k++) {
+		if (alloc_may_borrow(temps[k].b) && alloc_borrow(mm, root, hosts, nh, &temps[k])) {
+			p->reused = size_add(p->reused, temps[k].bytes);
+			temps[k].borrowed = true;
+		}
+	}
+	free(root);
+	p->heap = alloc_heap(mm, temps, nt);
+	for (uint32_t k = 0; k < nh; k++)
+		free(hosts[k].run);
+	free(hosts);
+	free(temps);
+}
+
+static uint64_t alloc_total(const struct alloc_parts *p, uint64_t extra)
+{
+	return size_add(size_add(size_add(p->arguments, p->outputs), size_add(p->constants, p->heap)), extra);
+}
+
+void alloc_pack(struct mem_model *mm)
+{
+	struct alloc_parts p, q;
+	alloc_run(mm, false, &p);
+	/* Output leaves that are not values of their own here (the same value
+	 * twice, an argument returned undonated, the ROOT's index table) are
+	 * allocations all the same: mem.c counted them in output_bytes. */
+	uint64_t extra = size_sub(size_sub(mm->output_bytes, mm->alias_bytes), p.outputs);
+	mm->heap_bytes = p.heap;
+	mm->reused_bytes = p.reused;
+	mm->constant_bytes = p.constants;
+	mm->total_bytes = mm->total_bytes_max = alloc_total(&p, extra);
+	if (mm->peak_bytes_max > mm->peak_bytes || mm->output_bytes_max > mm->output_bytes) {
+		alloc_run(mm, true, &q);
+		uint64_t t = alloc_total(&q, size_sub(size_sub(mm->output_bytes_max, mm->alias_bytes_max), q.outputs));
+		mm->total_bytes_max = t > mm->total_bytes ? t : mm->total_bytes;
+	}
+}
