@@ -12,3 +12,29 @@ fail() {
 	echo "FAIL: $*"
 	st=1
 }
+
+# The third-party modules of ../shared/corpora/real in $c; the test is
+# skipped (exit 77, saying so) when they are absent.
+corpus_real() {
+	c=../shared/corpora/real
+	if [ ! -d "$c" ]; then
+		echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
+		exit 77
+	fi
+}
+
+# expect_rule FILE PATTERN COUNT [OPTIONS...]: `check --format json
+# OPTIONS $c/FILE` prints COUNT lines matching PATTERN and exits 0 or 1.
+# A crash or an error fails even when COUNT is 0.
+expect_rule() {
+	_f=$1 _pat=$2 _want=$3
+	shift 3
+	"$HLOLINT" check --no-config --format json "$@" "$c/$_f" >"$tmp/rule.out" 2>"$tmp/rule.err"
+	_rc=$?
+	if [ "$_rc" -gt 1 ]; then
+		fail "$_f $*: exit $_rc: $(head -n 1 "$tmp/rule.err")"
+		return
+	fi
+	_n=$(grep -c -e "$_pat" "$tmp/rule.out")
+	[ "$_n" -eq "$_want" ] || fail "$_f $*: $_n lines match '$_pat', expected $_want"
+}

@@ -3,8 +3,8 @@
 #
 # Golden tests: every tests/**/X.hlo (or X.hlo.gz) runs `$HLOLINT <args> X.hlo`
 # from the project root; its siblings say what is compared:
-#   X.expected  stdout            X.err  stderr (exactly, carets included)
-#   X.out.hlo   stdout, a rewritten module
+#   X.expected  stdout            X.err  stderr (exactly, carets included;
+#   X.out.hlo   stdout, a rewritten module      without it stderr must be empty)
 # Header comments in the first 5 lines of X.hlo:
 #   // args: fmt --style=long    subcommand and options (default: parse)
 #   // exit: N                   expected status (default 2 with X.err, else 0)
@@ -145,6 +145,11 @@ while IFS= read -r f; do
 	fi
 	if [ -n "$has_err" ]; then
 		compare "$name" "$base.err" "$tmp/err" || ok=
+	elif [ -s "$tmp/err" ]; then
+		# No .err: nothing may be said on stderr.
+		echo "--- unexpected stderr:"
+		head -n 10 "$tmp/err"
+		ok=
 	fi
 	if [ -f "$base.expected" ]; then
 		compare "$name" "$base.expected" "$tmp/out" || ok=

@@ -26,6 +26,12 @@ same() {  # same LABEL FILE: fmt with default and small windows agree
 	ra=$?
 	HLO_SCAN_WINDOW=$W timeout 60 "$HLOLINT" fmt "$2" >"$tmp/b.out" 2>"$tmp/b.err"
 	rb=$?
+	# Agreeing is not enough: both must have finished (0 or 2).
+	if [ "$ra" -gt 2 ] || [ "$rb" -gt 2 ]; then
+		fails=$((fails + 1))
+		[ "$fails" -le 15 ] && echo "FAIL $1: fmt exited $ra, with HLO_SCAN_WINDOW=$W $rb"
+		return 1
+	fi
 	if [ "$ra" -ne "$rb" ] || ! cmp -s "$tmp/a.out" "$tmp/b.out" || ! cmp -s "$tmp/a.err" "$tmp/b.err"; then
 		fails=$((fails + 1))
 		if [ "$fails" -le 15 ]; then

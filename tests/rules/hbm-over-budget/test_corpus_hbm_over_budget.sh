@@ -5,24 +5,13 @@
 # device; the llama3 activation-offloading step fits a v5p but not a v5e,
 # where the residuals loop-carry-offload reports are listed as fixes and
 # the pending MoveToHost offloads are noted; gemma3 1B fits.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-c=../shared/corpora/real
-if [ ! -d "$c" ]; then
-	echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
-	exit 77
-fi
-st=0
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN
+. tests/lib.sh
+corpus_real
+# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
 expect() {
 	f=$1 pat=$2 want=$3
 	shift 3
-	n=$("$HLOLINT" check --no-config --format json "$@" "$c/$f" 2>/dev/null | grep -c -e "$pat")
-	if [ "$n" -ne "$want" ]; then
-		echo "FAIL: $f $*: $n lines match '$pat', expected $want"
-		st=1
-	fi
+	expect_rule "$f" "$pat" "$want" "$@"
 }
 R='"rule": "hbm-over-budget"'
 for f in "$c"/openxla_benchmarks/*.hlo; do

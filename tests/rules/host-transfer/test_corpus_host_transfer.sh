@@ -5,22 +5,13 @@
 # multislice send inside a loop (collective pipeliner: a note with the trip
 # count), TF host compute (liveness test: notes), and silence on the host
 # offloader modules and a large train step that have no transfers.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-c=../shared/corpora/real
-if [ ! -d "$c" ]; then
-	echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
-	exit 77
-fi
-st=0
-# expect FILE PATTERN COUNT: the JSON output has COUNT lines matching PATTERN
+. tests/lib.sh
+corpus_real
+# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
 expect() {
-	n=$("$HLOLINT" check --no-config --select host-transfer --format json "$c/$1" 2>/dev/null | grep -c -e "$2")
-	if [ "$n" -ne "$3" ]; then
-		echo "FAIL: $1: $n lines match '$2', expected $3"
-		st=1
-	fi
+	f=$1 pat=$2 want=$3
+	shift 3
+	expect_rule "$f" "$pat" "$want" --select host-transfer "$@"
 }
 expect openxla_cctests/shardy_TestMaximalShardingNoResults_ffi_cpu_callback.hlo '"rule": "host-transfer"' 1
 expect openxla_cctests/shardy_TestMaximalShardingNoResults_ffi_cpu_callback.hlo '"mechanism": "python_callback"' 1

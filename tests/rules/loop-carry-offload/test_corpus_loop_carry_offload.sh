@@ -9,25 +9,13 @@
 # except the 7168-wide decoder inputs, twice in each scan (maxtext#4990).
 # Without intent, the 405B and 70B residuals (31.5G, 20G) are >= 25% of a
 # device.  The XLA host-offloader tests annotate everything they stack.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-c=../shared/corpora/real
-if [ ! -d "$c" ]; then
-	echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
-	exit 77
-fi
-st=0
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN
+. tests/lib.sh
+corpus_real
+# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
 expect() {
 	f=$1 pat=$2 want=$3
 	shift 3
-	n=$("$HLOLINT" check --no-config --select loop-carry-offload --format json "$@" "$c/$f" 2>/dev/null |
-		grep -c -e "$pat")
-	if [ "$n" -ne "$want" ]; then
-		echo "FAIL: $f $*: $n lines match '$pat', expected $want"
-		st=1
-	fi
+	expect_rule "$f" "$pat" "$want" --select loop-carry-offload "$@"
 }
 R='"rule": "loop-carry-offload"'
 V5E='--target tpu-v5e'

@@ -6,24 +6,13 @@
 # the parameters): reported with --donation-min-bytes 1M.  The sharded
 # attention test's gradient has the shape of its f16 input: 48 MiB dense
 # (silent), 96 MiB under v5e's default tiling (reported).
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-c=../shared/corpora/real
-if [ ! -d "$c" ]; then
-	echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
-	exit 77
-fi
-st=0
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN
+. tests/lib.sh
+corpus_real
+# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
 expect() {
 	f=$1 pat=$2 want=$3
 	shift 3
-	n=$("$HLOLINT" check --no-config --select missed-donation --format json "$@" "$c/$f" 2>/dev/null | grep -c -e "$pat")
-	if [ "$n" -ne "$want" ]; then
-		echo "FAIL: $f $*: $n lines match '$pat', expected $want"
-		st=1
-	fi
+	expect_rule "$f" "$pat" "$want" --select missed-donation "$@"
 }
 R='"rule": "missed-donation"'
 for f in llama31_405b_bf16_64x8_train_step llama31_70b_fp8_32x8_train_step llama31_8b_bf16_1x8_train_step \

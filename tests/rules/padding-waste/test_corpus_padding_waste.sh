@@ -7,24 +7,13 @@
 # 405B step's f32[...,32] arrays 4x (three of one shape reported once).
 # Without a TPU target nothing pads (GPU/none sizes are dense), and the
 # unfused mobilenet/efficientnet dumps only report their parameters.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-c=../shared/corpora/real
-if [ ! -d "$c" ]; then
-	echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
-	exit 77
-fi
-st=0
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN
+. tests/lib.sh
+corpus_real
+# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
 expect() {
 	f=$1 pat=$2 want=$3
 	shift 3
-	n=$("$HLOLINT" check --no-config --select padding-waste --format json "$@" "$c/$f" 2>/dev/null | grep -c -e "$pat")
-	if [ "$n" -ne "$want" ]; then
-		echo "FAIL: $f $*: $n lines match '$pat', expected $want"
-		st=1
-	fi
+	expect_rule "$f" "$pat" "$want" --select padding-waste "$@"
 }
 R='"rule": "padding-waste"'
 V5E='--target tpu-v5e'

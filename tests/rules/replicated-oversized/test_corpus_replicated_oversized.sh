@@ -6,25 +6,13 @@
 # The data-parallel maxtext step replicates 640 MiB weights and optimizer
 # moments on 8 devices: under the 792 MiB (5% of a v5e) default, reported
 # with --replicated-min-bytes 512M and a suggested 8-way sharding.
-LC_ALL=C
-export LC_ALL
-HLOLINT=${HLOLINT:-build/hlolint}
-c=../shared/corpora/real
-if [ ! -d "$c" ]; then
-	echo "skip: $c is absent (third-party corpus, read-only, not in the project)"
-	exit 77
-fi
-st=0
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN
+. tests/lib.sh
+corpus_real
+# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
 expect() {
 	f=$1 pat=$2 want=$3
 	shift 3
-	n=$("$HLOLINT" check --no-config --target tpu-v5e --select replicated-oversized --format json "$@" "$c/$f" \
-		2>/dev/null | grep -c -e "$pat")
-	if [ "$n" -ne "$want" ]; then
-		echo "FAIL: $f $*: $n lines match '$pat', expected $want"
-		st=1
-	fi
+	expect_rule "$f" "$pat" "$want" --target tpu-v5e --select replicated-oversized "$@"
 }
 R='"rule": "replicated-oversized"'
 for f in llama31_405b_bf16_64x8_train_step llama31_70b_fp8_32x8_train_step llama31_8b_bf16_1x8_train_step \
