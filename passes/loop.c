@@ -1,35 +1,12 @@
-/* loop.c - while-loop queries shared by the rules: body/condition lookup,
- * induction variable, trip count (the inference follows host_transfer.c's,
- * which predates this file).  It reads backend_config as raw text for two
- * known keys only; it does not decode JSON in general or look into fusions. */
+/* loop.c - while-loop queries shared by the rules: induction variable,
+ * trip count (the inference follows host_transfer.c's, which predates this
+ * file; body and condition come from ir_callee).  It reads backend_config
+ * as raw text for two known keys only; it does not decode JSON in general
+ * or look into fusions. */
 #include "loop.h"
 #include <string.h>
 #include "attr.h"
 #include "literal.h"
-
-struct hlo_comp *loop_callee(const struct hlo_module *m, const struct hlo_instr *w, enum attr_key key)
-{
-	const struct hlo_attr *at = ir_attr(w, key);
-	const char *s;
-	size_t n;
-	if (!at)
-		return NULL;
-	if (!attr_text_ident(m->file, ir_attr_value(at), &s, &n)) {
-		/* An inline body: the callee whose span starts at the value. */
-		for (uint32_t k = 0; k < w->ncallees; k++)
-			if (w->callees[k]->inline_body && w->callees[k]->span.start == at->value_off)
-				return w->callees[k];
-		return NULL;
-	}
-	if (n && *s == '%')
-		s++, n--;
-	for (uint32_t k = 0; k < w->ncallees; k++) {
-		struct hlo_comp *c = w->callees[k];
-		if (c->name->len == n && !memcmp(c->name->str, s, n))
-			return c;
-	}
-	return NULL;
-}
 
 int64_t loop_param_index(const struct hlo_comp *c, const struct hlo_instr *i)
 {
@@ -97,7 +74,7 @@ int64_t loop_induction_index(const struct hlo_module *m, const struct hlo_instr 
 	int64_t k = loop_backend_number(m, w, "known_induction_variable", "tuple_index");
 	if (k >= 0)
 		return k;
-	struct hlo_comp *body = loop_callee(m, w, ATTR_BODY);
+	struct hlo_comp *body = ir_callee(w, ATTR_BODY);
 	if (body && body->root && body->root->op == OP_TUPLE) {
 		const struct hlo_instr *root = body->root;
 		for (uint32_t j = 0; j < root->noperands; j++) {
@@ -106,7 +83,7 @@ int64_t loop_induction_index(const struct hlo_module *m, const struct hlo_instr 
 				return j;
 		}
 	}
-	struct hlo_comp *cond = loop_callee(m, w, ATTR_CONDITION);
+	struct hlo_comp *cond = ir_callee(w, ATTR_CONDITION);
 	if (cond && cond->root && cond->root->op == OP_COMPARE && cond->root->noperands == 2) {
 		for (int s = 0; s < 2; s++) {
 			k = loop_param_index(cond, cond->root->operands[s].instr);
@@ -129,8 +106,8 @@ static bool loop_small(int64_t v)
 
 static int64_t loop_inferred(const struct hlo_module *m, const struct hlo_instr *w)
 {
-	struct hlo_comp *cond = loop_callee(m, w, ATTR_CONDITION);
-	struct hlo_comp *body = loop_callee(m, w, ATTR_BODY);
+	struct hlo_comp *cond = ir_callee(w, ATTR_CONDITION);
+	struct hlo_comp *body = ir_callee(w, ATTR_BODY);
 	if (!cond || !body || !cond->root || !body->root || cond->root->op != OP_COMPARE ||
 	    cond->root->noperands != 2 || !w->noperands)
 		return -1;

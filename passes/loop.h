@@ -8,10 +8,6 @@
 #include <stdint.h>
 #include "ir.h"
 
-/* The computation named by attribute key (ATTR_BODY, ATTR_CONDITION) of
- * while w, among its callees; NULL when absent. */
-struct hlo_comp *loop_callee(const struct hlo_module *m, const struct hlo_instr *w, enum attr_key key);
-
 /* k when i is get-tuple-element(parameter 0 of c), index=k; else -1. */
 int64_t loop_param_index(const struct hlo_comp *c, const struct hlo_instr *i);
 

@@ -357,7 +357,7 @@ static const struct hlo_instr *lco_reader(struct lco_state *st, const struct hlo
 			if (x->op != OP_TUPLE || x->nusers != 1 || x->users[0]->op != OP_WHILE)
 				continue;
 			const struct hlo_instr *w2 = x->users[0];
-			struct hlo_comp *b2 = loop_callee(st->m, w2, ATTR_BODY);
+			struct hlo_comp *b2 = ir_callee(w2, ATTR_BODY);
 			if (!b2 || !b2->nparams || !b2->params[0])
 				continue;
 			if (st->ds_body != b2) {
@@ -502,7 +502,7 @@ static void lco_while(struct lco_state *st, const struct hlo_instr *w, bool inte
 {
 	const struct config *cfg = st->ctx->config;
 	const struct mem_model *mm = st->mm;
-	struct hlo_comp *body = loop_callee(st->m, w, ATTR_BODY);
+	struct hlo_comp *body = ir_callee(w, ATTR_BODY);
 	if (!body || !body->root || body->root->op != OP_TUPLE || !body->nparams || !body->params[0] || !w->shape ||
 	    w->shape->type != PT_TUPLE)
 		return;

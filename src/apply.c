@@ -514,25 +514,6 @@ static bool apply_field_int(const struct finding *f, const char *key, int64_t *v
 }
 
 /* The computation named by attribute key of i (mem.c's rule). */
-static struct hlo_comp *apply_callee(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key)
-{
-	const struct hlo_attr *a = ir_attr(i, key);
-	if (!a)
-		return NULL;
-	const char *p = ir_text(f, ir_attr_value(a));
-	size_t n = a->value_len;
-	if (n && p[0] == '%') {
-		p++;
-		n--;
-	}
-	for (uint32_t k = 0; k < i->ncallees; k++) {
-		struct hlo_comp *c = i->callees[k];
-		if (c->inline_body ? c->span.start == a->value_off : (c->name->len == n && !memcmp(c->name->str, p, n)))
-			return c;
-	}
-	return NULL;
-}
-
 /* ---- Memory space: the positions sharing one buffer ---- */
 
 struct apply_pos {
@@ -658,7 +639,6 @@ static void apply_flow_alias(struct apply_flow *fl, uint32_t leaf)
 /* Where the buffer at (i, leaf) also lives: its definition side. */
 static void apply_flow_up(struct apply_flow *fl, struct hlo_instr *i, uint32_t leaf)
 {
-	const struct hlo_file *f = fl->m->file;
 	struct hlo_comp *c = i->comp;
 	struct hlo_instr *op0 = i->noperands ? i->operands[0].instr : NULL;
 	switch (i->op) {
@@ -678,7 +658,7 @@ static void apply_flow_up(struct apply_flow *fl, struct hlo_instr *i, uint32_t l
 		break;
 	}
 	case OP_WHILE: {
-		struct hlo_comp *body = apply_callee(f, i, ATTR_BODY), *cond = apply_callee(f, i, ATTR_CONDITION);
+		struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
 		if (!body || !cond || !body->nparams || !cond->nparams) {
 			apply_flow_refuse(fl, i, "has no body or condition to follow");
 			return;
@@ -1332,7 +1312,6 @@ static uint64_t apply_space_diff(const struct hlo_shape *a, const struct hlo_sha
 uint64_t apply_space_mismatches(struct hlo_module *m)
 {
 	uint64_t n = 0;
-	const struct hlo_file *f = m->file;
 	for (uint32_t c = 0; c < m->ncomps; c++) {
 		const struct hlo_comp *cp = m->comps[c];
 		for (uint32_t k = 0; k < cp->ninstrs; k++) {
@@ -1349,7 +1328,7 @@ uint64_t apply_space_mismatches(struct hlo_module *m)
 						n += apply_space_diff(i->shape->elems[j], i->operands[j].instr->shape);
 				break;
 			case OP_WHILE: {
-				struct hlo_comp *body = apply_callee(f, i, ATTR_BODY), *cond = apply_callee(f, i, ATTR_CONDITION);
+				struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
 				if (op0)
 					n += apply_space_diff(i->shape, op0->shape);
 				if (body && body->nparams && body->params[0])

@@ -122,6 +122,25 @@ const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key)
 	return NULL;
 }
 
+struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
+{
+	const struct hlo_attr *a = ir_attr(i, key);
+	if (!a || !i->comp)
+		return NULL;
+	const char *p = ir_text(i->comp->module->file, ir_attr_value(a));
+	size_t n = a->value_len;
+	if (n && p[0] == '%') {
+		p++;
+		n--;
+	}
+	for (uint32_t k = 0; k < i->ncallees; k++) {
+		struct hlo_comp *c = i->callees[k];
+		if (c->inline_body ? c->span.start == a->value_off : (c->name->len == n && !memcmp(c->name->str, p, n)))
+			return c;
+	}
+	return NULL;
+}
+
 const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key)
 {
 	for (uint32_t k = 0; k < m->nattrs; k++)

@@ -305,6 +305,11 @@ const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key);
 const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, const char *name);
 const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key);
 struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name);
+/* The computation attribute key of i names (body=, condition=, to_apply=,
+ * true_computation=, ...): by name, '%' or not, or the inline body written
+ * there; NULL when absent or not among i's resolved callees.  The one
+ * callee lookup. */
+struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key);
 struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name);
 /* control-predecessors of i (count in *n); NULL when none. */
 struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n);

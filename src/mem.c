@@ -776,27 +776,6 @@ static void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint
 
 /* ---- Computations ---- */
 
-/* The callee named by attribute key of i (by name, or inline body). */
-static struct hlo_comp *mem_callee(const struct mem_ctx *x, const struct hlo_instr *i, enum attr_key key)
-{
-	const struct hlo_attr *a = ir_attr(i, key);
-	if (!a)
-		return NULL;
-	const char *p = ir_text(x->f, ir_attr_value(a));
-	size_t n = a->value_len;
-	if (n && p[0] == '%') {
-		p++;
-		n--;
-	}
-	for (uint32_t k = 0; k < i->ncallees; k++) {
-		struct hlo_comp *c = i->callees[k];
-		if (c->inline_body ? c->span.start == a->value_off
-				   : (c->name->len == n && !memcmp(c->name->str, p, n)))
-			return c;
-	}
-	return NULL;
-}
-
 /* Starts analysing c: leaf table, parameter bindings, root colocation. */
 static void mem_push(struct mem_ctx *x, struct hlo_comp *c)
 {
@@ -1051,12 +1030,12 @@ struct mem_callees {
 	struct hlo_comp **many;   /* branch_computations past 8 */
 };
 
-static void mem_callees_of(const struct mem_ctx *x, const struct hlo_instr *i, struct mem_callees *out)
+static void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out)
 {
 	out->n = 0;
 	out->many = NULL;
 	if (i->op == OP_WHILE) {
-		struct hlo_comp *body = mem_callee(x, i, ATTR_BODY), *cond = mem_callee(x, i, ATTR_CONDITION);
+		struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
 		if (body) {
 			out->c[out->n] = body;
 			out->operand[out->n] = 0;
@@ -1068,7 +1047,7 @@ static void mem_callees_of(const struct mem_ctx *x, const struct hlo_instr *i, s
 			out->colocate[out->n++] = false;
 		}
 	} else if (i->op == OP_CONDITIONAL) {
-		struct hlo_comp *t = mem_callee(x, i, ATTR_TRUE_COMPUTATION), *f = mem_callee(x, i, ATTR_FALSE_COMPUTATION);
+		struct hlo_comp *t = ir_callee(i, ATTR_TRUE_COMPUTATION), *f = ir_callee(i, ATTR_FALSE_COMPUTATION);
 		if (t || f) {
 			if (t) {
 				out->c[out->n] = t;
@@ -1091,7 +1070,7 @@ static void mem_callees_of(const struct mem_ctx *x, const struct hlo_instr *i, s
 				out->many = i->callees;
 		}
 	} else if (i->op == OP_CALL) {
-		struct hlo_comp *t = mem_callee(x, i, ATTR_TO_APPLY);
+		struct hlo_comp *t = ir_callee(i, ATTR_TO_APPLY);
 		if (t) {
 			out->c[0] = t;
 			out->operand[0] = -1;
@@ -1130,7 +1109,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 	struct hlo_instr *i = c->instrs[pos];
 	if (i->op == OP_WHILE || i->op == OP_CONDITIONAL || i->op == OP_CALL) {
 		struct mem_callees cl;
-		mem_callees_of(x, i, &cl);
+		mem_callees_of(i, &cl);
 		if (fr->prepared != pos + 1) {
 			fr->prepared = pos + 1;
 			/* The conditional's and call's results are new buffers the
@@ -1403,7 +1382,7 @@ static bool mem_is_temp(const struct mem_buffer *b)
 static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct mem_peak *out)
 {
 	struct mem_callees cl;
-	mem_callees_of(x, i, &cl);
+	mem_callees_of(i, &cl);
 	memset(out, 0, sizeof *out);
 	uint32_t nc = mem_callee_count(i, &cl);
 	for (uint32_t k = 0; k < nc; k++) {
