@@ -13,7 +13,8 @@
 #include "peak.h"
 #include "size.h"
 
-#define HB_RULE "hbm-over-budget"
+#define HB_RULE pass_name_hbm_over_budget   /* its name, from passes.def */
+
 #define HB_FIXES 8
 
 static int64_t hb_field(const struct finding *f, const char *key)

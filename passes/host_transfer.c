@@ -13,7 +13,7 @@
 #include "pass.h"
 #include "size.h"
 
-#define HT_RULE "host-transfer"
+#define HT_RULE pass_name_host_transfer   /* its name, from passes.def */
 
 /* What a transfer is, from the custom-call target, op_name and handler. */
 enum ht_mech {

@@ -15,7 +15,8 @@
 #include "peak.h"
 #include "size.h"
 
-#define LCO_RULE "loop-carry-offload"
+#define LCO_RULE pass_name_loop_carry_offload   /* its name, from passes.def */
+
 #define LCO_DEPTH 12
 
 enum lco_annot { LCO_NOT, LCO_TO_HOST, LCO_TO_DEVICE, LCO_OTHER };

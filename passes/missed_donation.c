@@ -13,7 +13,8 @@
 #include "peak.h"
 #include "size.h"
 
-#define MD_RULE "missed-donation"
+#define MD_RULE pass_name_missed_donation   /* its name, from passes.def */
+
 #define MD_NONE UINT32_MAX
 
 /* A parameter leaf or an output leaf that may pair up. */

@@ -13,7 +13,8 @@
 #include "peak.h"
 #include "size.h"
 
-#define PW_RULE "padding-waste"
+#define PW_RULE pass_name_padding_waste   /* its name, from passes.def */
+
 #define PW_MAX_RANK 32
 
 struct pw_group {

@@ -14,7 +14,7 @@
 #include "peak.h"
 #include "size.h"
 
-#define RO_RULE "replicated-oversized"
+#define RO_RULE pass_name_replicated_oversized   /* its name, from passes.def */
 
 enum ro_why {
 	RO_REPLICATED,      /* sharding={replicated} or a tiling that splits nothing */

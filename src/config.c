@@ -18,7 +18,7 @@
 #include "target.h"
 
 const struct config_option_info config_options[] = {
-#define OPTION(id, rule, name, kind, def, help) { rule, name, def, help, kind },
+#define OPTION(id, rule, name, kind, def, help) { pass_name_##rule, name, def, help, kind },
 #include "options.def"
 #undef OPTION
 	{ NULL, NULL, NULL, NULL, OPTK_INT }

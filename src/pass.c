@@ -10,6 +10,10 @@
 #include "passes.def"
 #undef PASS
 
+#define PASS(c, name) const char pass_name_##c[] = name;
+#include "passes.def"
+#undef PASS
+
 const struct pass *const pass_table[] = {
 #define PASS(c, name) &pass_##c,
 #include "passes.def"

@@ -40,6 +40,13 @@ struct pass {
 	unsigned needs;        /* enum pass_need bits */
 };
 
+/* Each rule's name, pass_name_<c_name> ("host-transfer"), defined in
+ * pass.c from passes.def, the only place a rule's name is written: the
+ * rule's `.name`, its findings and its options (options.def) use these. */
+#define PASS(c, name) extern const char pass_name_##c[];
+#include "passes.def"
+#undef PASS
+
 /* All passes in passes.def order, NULL-terminated. */
 extern const struct pass *const pass_table[];
 /* The pass named name, or NULL. */
