@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "finding.h"
+#include "lint.h"
 #include "mem.h"
 #include "output.h"
 #include "pass.h"
@@ -215,34 +216,21 @@ static bool cmd_annotate_check_targets(const struct annotate_args *a)
 
 /* ---- Running the rules ---- */
 
-/* Runs the enabled rules over every valid module of f; mms[k] gets module
- * k's memory model.  Findings get module_index k. */
+/* lint_file's hook: mms[k] gets module k's memory model; its findings
+ * carry module_index k. */
+static uint32_t cmd_annotate_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
+{
+	(void)m;
+	((struct mem_model **)ctx)[k] = mm;
+	return k;
+}
+
+/* Runs the pipeline (lint.h) over f: the annotated file is file 0. */
 static bool cmd_annotate_rules(struct hlo_file *f, struct source *src, struct config *c, struct diag_sink *d,
 			       struct finding_sink *sink, struct mem_model **mms)
 {
-	uint32_t from = sink->n;
-	sink->path = src->path;
-	sink->src = src;
-	sink->file_index = 0;
-	struct mem_options mo = {
-		.target = c->target, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
-		.path = src->path,
-	};
-	bool ok = true;
-	uint32_t k = 0;
-	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
-		mms[k] = mem_analyze(m, &mo, &f->arena);
-		sink->module_index = k;
-		sink->module_first = sink->n;
-		struct pass_context ctx = { .module = m, .diag = d, .findings = sink, .config = c, .mem = mms[k] };
-		for (uint32_t p = 0; p < c->npasses; p++)
-			if (c->enabled[p] && pass_table[p]->run(m, &ctx) < 0)
-				ok = false;
-	}
-	finding_sink_finish(sink, from);
-	config_apply_suppressions(c, sink, from);
-	config_baseline_apply(c, sink, from);
-	return ok;
+	struct lint_hooks h = { mms, cmd_annotate_module, NULL };
+	return lint_file(f, src, 0, c, d, sink, &h);
 }
 
 struct cmd_instr_at {

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "finding.h"
 #include "mem.h"
+#include "lint.h"
 #include "pass.h"
 #include "report.h"
 
@@ -144,6 +145,26 @@ static bool cmd_check_apply(int argc, char **argv, struct config *c)
 
 /* Parses one input and runs the rules over its valid modules.  Returns
  * false when the file could not be read or had errors. */
+
+/* lint_file's hooks: each module is a module of the report. */
+struct cmd_check_hooks {
+	struct report *rep;
+	const char *path;
+};
+
+static uint32_t cmd_check_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
+{
+	(void)k;
+	struct cmd_check_hooks *h = ctx;
+	return report_module(h->rep, h->path, m, mm);
+}
+
+static void cmd_check_not_run(void *ctx, uint32_t index, const char *rule, const char *why)
+{
+	struct cmd_check_hooks *h = ctx;
+	report_not_run(h->rep, index, rule, why);
+}
+
 static bool cmd_check_file(const char *path, uint32_t index, struct config *c, struct diag_sink *d,
 			   struct finding_sink *sink, struct report *rep)
 {
@@ -156,34 +177,9 @@ static bool cmd_check_file(const char *path, uint32_t index, struct config *c, s
 		return false;
 	}
 	uint32_t from = sink->n;
-	sink->path = src->path;
-	sink->src = src;
-	sink->file_index = index;
-	struct mem_options mo = {
-		.target = c->target, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
-		.path = src->path,
-	};
-	bool ok = true;
-	for (struct hlo_module *m = f->modules; m; m = m->next) {
-		if (!m->valid)
-			continue;
-		struct mem_model *mm = mem_analyze(m, &mo, &f->arena);
-		sink->module_index = report_module(rep, src->path, m, mm);
-		sink->module_first = sink->n;
-		struct pass_context ctx = { .module = m, .diag = d, .findings = sink, .config = c, .mem = mm };
-		for (uint32_t k = 0; k < c->npasses; k++) {
-			if (!c->enabled[k])
-				continue;
-			const char *why = pass_unmet(pass_table[k], mm);
-			if (why)
-				report_not_run(rep, sink->module_index, pass_table[k]->name, why);
-			else if (pass_table[k]->run(m, &ctx) < 0)
-				ok = false;
-		}
-	}
-	finding_sink_finish(sink, from);
-	config_apply_suppressions(c, sink, from);
-	config_baseline_apply(c, sink, from);
+	struct cmd_check_hooks hk = { rep, src->path };
+	struct lint_hooks h = { &hk, cmd_check_module, cmd_check_not_run };
+	bool ok = lint_file(f, src, index, c, d, sink, &h);
 	report_file(rep, sink, from);
 	finding_sink_detach(sink, from);
 	sink->src = NULL;

@@ -15,12 +15,11 @@ struct mem_model;
 struct pass_context {
 	struct hlo_module *module;
 	struct diag_sink *diag;
-	void *data;            /* command-specific state (findings, options) */
-	/* Set by `hlolint check` (NULL under other commands; a rule then does
+	/* Set by the lint pipeline (lint.c; NULL elsewhere, a rule then does
 	 * nothing).  Rules add findings with finding_add (finding.h), read
 	 * thresholds with config_int/config_double (config.h) and sizes,
 	 * buffers and the peak from the module's memory model (mem.h), which
-	 * the driver computes once per module with the run's target and HBM. */
+	 * the pipeline computes once per module with the run's target and HBM. */
 	struct finding_sink *findings;
 	const struct config *config;
 	const struct mem_model *mem;

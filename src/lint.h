@@ -1,0 +1,31 @@
+/* lint.h - the one pipeline `check` and `annotate` share: for every valid
+ * module of a parsed file, its memory model, then the enabled rules that
+ * can run on it (pass_unmet), then the file's findings finished,
+ * suppressed and baselined.  Commands parse options and print; they do
+ * not run rules themselves. */
+#ifndef HLO_LINT_H
+#define HLO_LINT_H
+#include <stdbool.h>
+#include "config.h"
+#include "diag.h"
+#include "finding.h"
+#include "ir.h"
+#include "mem.h"
+#include "source.h"
+
+/* What the command does with each module as the pipeline meets it. */
+struct lint_hooks {
+	void *ctx;
+	/* Module m (its k-th valid one) and its model: returns the index its
+	 * findings carry (check: the report's module number). */
+	uint32_t (*module)(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm);
+	/* Rule `rule` cannot run on module `index`, for reason why; may be NULL. */
+	void (*not_run)(void *ctx, uint32_t index, const char *rule, const char *why);
+};
+
+/* Runs the pipeline over f (read from src, file number file_index) into
+ * sink, models allocated in f's arena.  Returns false when a rule failed
+ * or the diagnostics gained an error. */
+bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, struct config *c,
+	       struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h);
+#endif
