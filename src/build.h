@@ -1,5 +1,5 @@
-/* build.h - the parse context shared by the scanner (grammar/hlo.l), the
- * grammar (grammar/hlo.y) and the IR builders (build.c).  Grammar actions call
+/* build.h - the parse context shared by the grammar (grammar/hlo.y) and
+ * the IR builders (build.c); the scanner's own state is in scan.h.  Grammar actions call
  * exactly one build_* function each; builders never look names up (that is
  * resolve.c) and never print (diagnostics go through the sink). */
 #ifndef HLO_BUILD_H
@@ -10,43 +10,7 @@
 #include "ir.h"
 #include "value.h"
 
-enum keyword {
-	KW_NONE,
-#define KEYWORD(e, text) KW_##e,
-#include "keywords.def"
-#undef KEYWORD
-	KW_COUNT
-};
-
 enum build_mode { BUILD_MODULE, BUILD_VALUE, BUILD_SHAPE };
-
-/* Scanner state, reached from flex actions through yyextra. */
-struct scan_state {
-	struct build_ctx *ctx;
-	const char *buf;        /* start of the scanned buffer */
-	uint64_t base;          /* source offset of buf[0] */
-	int start_token;        /* emitted once before the first real token */
-	int prev;               /* previous token kind (layout '{' detection) */
-	int depth;              /* open brackets of all kinds */
-	int brace_depth;        /* open '{' */
-	int instr_depth;        /* depth of the instruction being scanned (its attributes) */
-	int fa_depth;           /* brace depth inside frontend_attributes={, or 0 */
-	bool json_pending;      /* next '{' starts a raw JSON dict */
-	bool literal_pending;   /* next '(' starts a raw constant literal */
-	bool md_pending;        /* next '{' starts a metadata block, captured whole */
-	int cap_depth;          /* raw capture nesting */
-	uint64_t cap_start;     /* raw capture / comment start offset */
-	bool lex_error;         /* the scanner reported an error for this token */
-	bool fatal;             /* a lexical error ended the input */
-	/* Inputs over the window size are scanned a window at a time (flex
-	 * buffers are int-sized); see scan_next_window. */
-	char *whole;            /* the full buffer being scanned */
-	uint64_t whole_len;
-	uint64_t window_end;    /* offset in whole where the current window stops */
-	char saved[2];          /* bytes overwritten by the window's two NULs */
-	uint64_t pending_restore;/* where the previous window's NULs sit */
-	char restore_bytes[2];
-};
 
 /* Growable scratch vectors: lists under construction live here, with stack
  * discipline (a nested list is finished before its parent continues), and
@@ -94,9 +58,6 @@ struct build_ctx {
 /* hlo_operand.reserved while building: how to finish the operand. */
 enum { BUILD_OPERAND_NAME, BUILD_OPERAND_INT, BUILD_OPERAND_EXTRA };
 
-/* Runs the grammar over buf[0..len) whose first byte is at source offset
- * base.  mode selects the start symbol.  buf must be followed by two NULs. */
-int build_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base);
 void build_ctx_init(struct build_ctx *ctx, struct hlo_file *f, struct diag_sink *d,
 		    enum build_mode mode, struct arena *a);
 void build_ctx_fini(struct build_ctx *ctx);

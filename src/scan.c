@@ -1,7 +1,8 @@
-/* scan.c - classification and checks behind the flex rules in grammar/hlo.l.
- * Flex finds the extent of a word; this file decides what the word is, in
- * the order XLA's lexer tries (decimal, dim labels, NxM, padding, integer).
- * It does not allocate per token: values are spans, names are interned. */
+/* scan.c - classification and checks behind the flex rules in grammar/hlo.l,
+ * and scan_run, which drives the generated scanner and parser.  Flex finds
+ * the extent of a word; this file decides what the word is, in the order
+ * XLA's lexer tries (decimal, dim labels, NxM, padding, integer).  It does
+ * not allocate per token: values are spans, names are interned. */
 #include "scan.h"
 #include <ctype.h>
 #include <math.h>
@@ -614,3 +615,41 @@ void scan_window_restore(struct scan_state *ss)
 {
 	memcpy(ss->whole + ss->pending_restore, ss->restore_bytes, 2);
 }
+
+/* ---- Running the generated scanner and parser ---- */
+
+/* The generated scanner and parser (build/grammar/hlo.lex.c, hlo.tab.c). */
+typedef void *yyscan_t;
+struct yy_buffer_state;
+int hlo_yylex_init_extra(struct scan_state *extra, yyscan_t *scanner);
+struct yy_buffer_state *hlo_yy_scan_buffer(char *base, size_t size, yyscan_t scanner);
+int hlo_yylex_destroy(yyscan_t scanner);
+int hlo_yyparse(yyscan_t scanner, struct build_ctx *ctx);
+
+int scan_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
+{
+	struct scan_state ss;
+	yyscan_t scanner;
+	memset(&ss, 0, sizeof ss);
+	ss.ctx = ctx;
+	ss.buf = buf;
+	ss.base = base;
+	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
+			 : ctx->mode == BUILD_VALUE ? START_VALUE : START_SHAPE;
+	/* A value decoded on its own starts right after its "name=": prime the
+	 * raw JSON capture the scanner would have switched on there. */
+	if (ctx->mode == BUILD_VALUE && ctx->value_attr == ATTR_BACKEND_CONFIG)
+		ss.json_pending = true;
+	else if (ctx->mode == BUILD_VALUE && ctx->value_attr == ATTR_FRONTEND_ATTRIBUTES)
+		ss.fa_depth = 1;
+	if (hlo_yylex_init_extra(&ss, &scanner))
+		fatal_out_of_memory();
+	uint64_t first = scan_first_window(&ss, buf, len);
+	hlo_yy_scan_buffer(buf, (size_t)first + 2, scanner);
+	int rc = hlo_yyparse(scanner, ctx);
+	if (ss.window_end < len)  /* stopped early inside a window: restore the text */
+		memcpy(buf + ss.window_end, ss.saved, 2);
+	hlo_yylex_destroy(scanner);
+	return rc;
+}
+

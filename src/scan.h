@@ -1,4 +1,5 @@
-/* scan.h - the C half of the scanner: classification of the words flex
+/* scan.h - the C half of the scanner: its state, the keywords, scan_run
+ * (scanner and grammar over a buffer), classification of the words flex
  * matches (numbers, dim labels, keywords, definitions), string checks, and
  * error reporting.  flex rules stay patterns; decisions live here. */
 #ifndef HLO_SCAN_H
@@ -9,6 +10,47 @@
 #ifndef HLO_YYSTYPE
 #include "hlo.tab.h"
 #endif
+
+enum keyword {
+	KW_NONE,
+#define KEYWORD(e, text) KW_##e,
+#include "keywords.def"
+#undef KEYWORD
+	KW_COUNT
+};
+
+/* Scanner state, reached from flex actions through yyextra. */
+struct scan_state {
+	struct build_ctx *ctx;
+	const char *buf;        /* start of the scanned buffer */
+	uint64_t base;          /* source offset of buf[0] */
+	int start_token;        /* emitted once before the first real token */
+	int prev;               /* previous token kind (layout '{' detection) */
+	int depth;              /* open brackets of all kinds */
+	int brace_depth;        /* open '{' */
+	int instr_depth;        /* depth of the instruction being scanned (its attributes) */
+	int fa_depth;           /* brace depth inside frontend_attributes={, or 0 */
+	bool json_pending;      /* next '{' starts a raw JSON dict */
+	bool literal_pending;   /* next '(' starts a raw constant literal */
+	bool md_pending;        /* next '{' starts a metadata block, captured whole */
+	int cap_depth;          /* raw capture nesting */
+	uint64_t cap_start;     /* raw capture / comment start offset */
+	bool lex_error;         /* the scanner reported an error for this token */
+	bool fatal;             /* a lexical error ended the input */
+	/* Inputs over the window size are scanned a window at a time (flex
+	 * buffers are int-sized); see scan_next_window. */
+	char *whole;            /* the full buffer being scanned */
+	uint64_t whole_len;
+	uint64_t window_end;    /* offset in whole where the current window stops */
+	char saved[2];          /* bytes overwritten by the window's two NULs */
+	uint64_t pending_restore;/* where the previous window's NULs sit */
+	char restore_bytes[2];
+};
+
+/* Runs the scanner and the grammar over buf[0..len) whose first byte is
+ * at source offset base; ctx->mode selects the start symbol.  buf must be
+ * followed by two NULs.  The only user of the generated code's buffer API. */
+int scan_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base);
 
 /* Deepest bracket nesting accepted (XLA's max_recursion_depth is 8192). */
 #define SCAN_MAX_DEPTH 8192

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "scan.h"
 
 static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int key, struct arena *a,
 					struct diag_sink *d);
@@ -31,7 +32,7 @@ static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int 
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, d, BUILD_VALUE, a);
 	ctx.value_attr = key;
-	int rc = build_run(&ctx, buf, n, sp.start);
+	int rc = scan_run(&ctx, buf, n, sp.start);
 	struct hlo_value *v = rc == 0 && ctx.errors == 0 ? ctx.value : NULL;
 	build_ctx_fini(&ctx);
 	free(buf);
