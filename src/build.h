@@ -1,7 +1,8 @@
 /* build.h - the parse context shared by the grammar (grammar/hlo.y) and
- * the IR builders (build.c); the scanner's own state is in scan.h.  Grammar actions call
- * exactly one build_* function each; builders never look names up (that is
- * resolve.c) and never print (diagnostics go through the sink). */
+ * the IR builders (build.c); the scanner's own state is in scan.h.
+ * Grammar actions call exactly one build_* function each; builders never
+ * look names up (that is resolve.c) and never print (diagnostics go
+ * through the sink). */
 #ifndef HLO_BUILD_H
 #define HLO_BUILD_H
 #include <stdbool.h>
