@@ -147,7 +147,7 @@ $(DEPS_STAMP): Makefile
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 # The unit tests cover the core units only, so they build before the parser.
-UNIT_LIB := $(addprefix $(BUILD)/src/,arena.o intern.o source.o diag.o literal.o size.o)
+UNIT_LIB := $(addprefix $(BUILD)/src/,arena.o intern.o source.o diag.o lex.o literal.o size.o)
 UNIT_BIN := $(BUILD)/unit/run_unit
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_LIB)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "lex.h"
 #include "mem.h"
 
 #define NONE UINT64_MAX
@@ -18,32 +19,10 @@ struct apply_text {
 	uint64_t len;
 };
 
-/* Skips blanks (and UTF-8 no-break spaces, as the scanner does) and comments. */
+/* Skips blanks and comments (lex.h). */
 static uint64_t apply_skip(const struct apply_text *t, uint64_t p)
 {
-	const char *b = t->b;
-	for (;;) {
-		while (p < t->len && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r' ||
-				      b[p] == '\f' || b[p] == '\v'))
-			p++;
-		if (p + 1 < t->len && (unsigned char)b[p] == 0xc2 && (unsigned char)b[p + 1] == 0xa0) {
-			p += 2;
-			continue;
-		}
-		if (p + 1 < t->len && b[p] == '/' && b[p + 1] == '*') {
-			p += 2;
-			while (p + 1 < t->len && !(b[p] == '*' && b[p + 1] == '/'))
-				p++;
-			p = p + 1 < t->len ? p + 2 : t->len;
-			continue;
-		}
-		if (p + 1 < t->len && b[p] == '/' && b[p + 1] == '/') {
-			while (p < t->len && b[p] != '\n' && b[p] != '\r')
-				p++;
-			continue;
-		}
-		return p;
-	}
+	return lex_skip_blank(t->b, t->len, p, NULL);
 }
 
 /* p at an opening '{' or '(': the offset after its match (comments

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lex.h"
 
 /* Device and group counts beyond this are rejected rather than overflowing. */
 #define ATTR_MAX_DEVICES ((uint64_t)1 << 40)
@@ -1393,21 +1394,11 @@ static struct span attr_scan_span(const struct attr_scan *s, const char *a, cons
 
 static void attr_scan_ws(struct attr_scan *s, bool commas)
 {
-	while (s->p < s->end) {
-		char c = *s->p;
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || (commas && c == ',')) {
-			s->p++;
-		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '/') {
-			while (s->p < s->end && *s->p != '\n' && *s->p != '\r')
-				s->p++;
-		} else if (c == '/' && s->p + 1 < s->end && s->p[1] == '*') {
-			const char *e = s->p + 2;
-			while (e + 1 < s->end && !(e[0] == '*' && e[1] == '/'))
-				e++;
-			s->p = e + 1 < s->end ? e + 2 : s->end;
-		} else {
-			break;
-		}
+	for (;;) {
+		s->p += lex_skip_blank(s->p, (size_t)(s->end - s->p), 0, NULL);
+		if (!commas || s->p >= s->end || *s->p != ',')
+			return;
+		s->p++;
 	}
 }
 

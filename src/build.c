@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lex.h"
 #include "scan.h"
 
 /* ---- scratch vectors ---- */
@@ -104,25 +105,8 @@ static bool build_ir(const struct build_ctx *ctx)
 /* True when the source holds only whitespace and comments. */
 static bool build_blank(const struct source *src)
 {
-	const char *p = src->buf, *end = src->buf + src->len;
-	while (p < end) {
-		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-			p++;
-		} else if (p + 1 < end && p[0] == '/' && p[1] == '/') {
-			while (p < end && *p != '\n' && *p != '\r')
-				p++;
-		} else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-			const char *q = p + 2;
-			while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
-				q++;
-			if (q + 1 >= end)
-				return false;
-			p = q + 2;
-		} else {
-			return false;
-		}
-	}
-	return true;
+	bool open = false;
+	return lex_skip_blank(src->buf, (size_t)src->len, 0, &open) == src->len && !open;
 }
 
 void build_empty_input(struct build_ctx *ctx, struct span sp)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include "lex.h"
 
 /* ---- Element types ---- */
 
@@ -337,26 +338,11 @@ static void literal_next(struct literal_parser *P)
 	struct literal_token *t = &P->tok;
 	if (P->failed)
 		return;
-	for (;;) {
-		while (p < e && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r'))
-			p++;
-		if (p + 1 < e && b[p] == '/' && b[p + 1] == '*') {
-			uint64_t q = p + 2;
-			while (q + 1 < e && !(b[q] == '*' && b[q + 1] == '/'))
-				q++;
-			if (q + 1 >= e) {
-				literal_fail(P, p, p + 2, "unterminated comment");
-				return;
-			}
-			p = q + 2;
-			continue;
-		}
-		if (p + 1 < e && b[p] == '/' && b[p + 1] == '/') {
-			while (p < e && b[p] != '\n' && b[p] != '\r')
-				p++;
-			continue;
-		}
-		break;
+	bool open = false;
+	p = lex_skip_blank(b, (size_t)e, (size_t)p, &open);
+	if (open) {
+		literal_fail(P, p, p + 2, "unterminated comment");
+		return;
 	}
 	t->start = p;
 	t->end = p + 1;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "lex.h"
 #include "literal.h"
 
 /* Tile assignments with more dimensions than this are printed as written. */
@@ -194,17 +195,13 @@ static void print_value_text(struct print_ctx *p, struct span sp, bool names, bo
 			i = j;
 			continue;
 		}
-		if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+		if (lex_at_comment(s, n, i) && s[i + 1] == '/') {
 			/* a line comment cannot survive joining the value onto one line */
-			while (i < n && s[i] != '\n' && s[i] != '\r')
-				i++;
+			i = lex_comment_end(s, n, i, NULL);
 			continue;
 		}
-		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-			size_t j = i + 2;
-			while (j + 1 < n && !(s[j] == '*' && s[j + 1] == '/'))
-				j++;
-			j = j + 1 < n ? j + 2 : n;
+		if (lex_at_comment(s, n, i)) {
+			size_t j = lex_comment_end(s, n, i, NULL);
 			if (print_is_index_comment(s + i, j - i))
 				fwrite(s + i, 1, j - i, out);
 			i = j;
@@ -554,25 +551,10 @@ static void print_cased(FILE *out, const char *s, size_t n, bool upper)
 
 /* ---- Computation and instruction names ---- */
 
-/* Skips whitespace and comments from i. */
+/* Skips whitespace and comments from i (lex.h). */
 static size_t print_skip_blank(const char *s, size_t n, size_t i)
 {
-	while (i < n) {
-		if (print_is_space(s[i])) {
-			i++;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-			while (i < n && s[i] != '\n')
-				i++;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			i += 2;
-			while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
-				i++;
-			i = i + 2 < n ? i + 2 : n;
-		} else {
-			break;
-		}
-	}
-	return i;
+	return lex_skip_blank(s, n, i, NULL);
 }
 
 /* Reads "%a", "{%a, %b}" or "%a, %b" (comments and whitespace allowed);

@@ -64,29 +64,10 @@ int scan_dim_labels(struct scan_state *ss, const char *s, size_t n)
 	return scan_is_dim_labels(s, n) ? DIMLABELS : -1;
 }
 
-/* Skips whitespace and comments (the buffer ends with NULs, so this stops). */
-static const char *scan_skip_blank(const char *p)
-{
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-			if (!e)
-				return p;
-			p = e + 2;
-		} else if (p[0] == '/' && p[1] == '/') {
-			while (*p && *p != '\n' && *p != '\r')
-				p++;
-		} else {
-			return p;
-		}
-	}
-}
-
 bool scan_is_definition(const char *after)
 {
-	return *scan_skip_blank(after) == '=';
+	/* The window ends with NULs, where the skip stops. */
+	return after[lex_skip_blank(after, SIZE_MAX, 0, NULL)] == '=';
 }
 
 int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
@@ -405,7 +386,7 @@ int scan_open(struct scan_state *ss, int c, const char *after)
 		return c;
 	ss->brace_depth++;
 	if (ss->prev == ']') {
-		after = scan_skip_blank(after);
+		after += lex_skip_blank(after, SIZE_MAX, 0, NULL);
 		if ((*after >= '0' && *after <= '9') || *after == ':')
 			return LAYOUT_OPEN;
 	}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "build.h"
+#include "lex.h"
 #ifndef HLO_YYSTYPE
 #include "hlo.tab.h"
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "attr.h"
+#include "lex.h"
 #include "literal.h"
 
 /* ---- The attribute vocabulary ---- */
@@ -491,21 +492,7 @@ static bool verify_text_is_body(const struct verify_ctx *v, struct span sp)
 	if (p >= end || *p++ != '{')
 		return false;
 	for (int tok = 0; tok < 2; tok++) {
-		for (;;) {
-			while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-				p++;
-			if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
-				const char *q = p + 2;
-				while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
-					q++;
-				p = q + 2;
-			} else if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
-				while (p < end && *p != '\n')
-					p++;
-			} else {
-				break;
-			}
-		}
+		p += lex_skip_blank(p, (size_t)(end - p), 0, NULL);
 		if (tok == 0) {
 			p += p < end && *p == '%';
 			const char *q = p;
@@ -534,15 +521,9 @@ static int64_t verify_comp_list_count(const struct verify_ctx *v, const struct h
 	int64_t n = 0;
 	bool item = false;
 	for (const char *q = p + 1; q < end - 1; q++) {
-		if (q[0] == '/' && q[1] == '*') {
-			for (q += 2; q < end - 2 && !(q[0] == '*' && q[1] == '/'); q++)
-				;
-			q++;
-			continue;
-		}
-		if (q[0] == '/' && q[1] == '/') {
-			while (q < end - 1 && *q != '\n')
-				q++;
+		size_t rest = (size_t)(end - 1 - q);
+		if (lex_at_comment(q, rest, 0)) {
+			q += lex_comment_end(q, rest, 0, NULL) - 1;
 			continue;
 		}
 		if (*q == '{')

@@ -1,0 +1,28 @@
+/* lex.h - HLO's lexical blank for code that steps over text the scanner
+ * already accepted (attribute values kept raw, literals, comment-aware
+ * printing and rewriting): spaces, tabs, line breaks, U+00A0, "//" and
+ * block comments, as grammar/hlo.l reads them.  The only comment skipper
+ * besides the scanner; it does not tokenize anything else. */
+#ifndef HLO_LEX_H
+#define HLO_LEX_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* s[i] starts a comment ("//" or a block comment). */
+static inline bool lex_at_comment(const char *s, size_t n, size_t i)
+{
+	return i + 1 < n && s[i] == '/' && (s[i + 1] == '/' || s[i + 1] == '*');
+}
+
+/* The offset past the comment starting at s[i] (lex_at_comment): a line
+ * comment ends before its line break, a block comment after its close.
+ * An unclosed block comment sets *open (may be NULL) and ends at n or at
+ * a NUL byte. */
+size_t lex_comment_end(const char *s, size_t n, size_t i, bool *open);
+
+/* The offset past the blank (spaces, tabs, line breaks, U+00A0, comments)
+ * from s[i] on, stopping at n and at a NUL byte.  An unclosed block
+ * comment is not blank: the offset returned is its start, and *open (may
+ * be NULL) is set. */
+size_t lex_skip_blank(const char *s, size_t n, size_t i, bool *open);
+#endif
