@@ -45,14 +45,19 @@ struct lco_state {
 
 /* ---- Offload annotations ---- */
 
-static bool lco_attr_has(const struct hlo_module *m, const struct hlo_attr *a, const char *needle)
+/* i carries frontend_attributes={_xla_buffer_placement=...}, decoded. */
+static bool lco_has_placement(const struct hlo_module *m, const struct hlo_instr *i)
 {
-	size_t n = strlen(needle);
-	const char *p = ir_text(m->file, ir_attr_value(a));
-	for (uint32_t k = 0; k + n <= a->value_len; k++)
-		if (p[k] == needle[0] && !memcmp(p + k, needle, n))
-			return true;
-	return false;
+	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
+	if (!fa)
+		return false;
+	struct arena a;
+	arena_init(&a);
+	struct hlo_frontend_attrs attrs;
+	bool has = attr_frontend_attributes(m->file, ir_attr_value(fa), &a, &attrs, NULL) &&
+		   attr_frontend_get(&attrs, "_xla_buffer_placement");
+	arena_free(&a);
+	return has;
 }
 
 /* The placement a custom call asks for, from the memory model's reading. */
@@ -94,11 +99,10 @@ static enum walk_result lco_scan(struct hlo_instr *i, void *arg)
 			st->intent_what = a == LCO_TO_HOST ? "an offload to host" : "a memory placement annotation";
 		}
 	} else if (!st->intent) {
-		const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
 		if (lco_shape_host(i->shape)) {
 			st->intent = i;
 			st->intent_what = "a host-memory (S(5)) array";
-		} else if (fa && lco_attr_has(st->m, fa, "_xla_buffer_placement")) {
+		} else if (lco_has_placement(st->m, i)) {
 			st->intent = i;
 			st->intent_what = "an _xla_buffer_placement attribute";
 		}
