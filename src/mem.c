@@ -769,6 +769,12 @@ static void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint
 	uint32_t leaf = mem_leaf_id(x, d, dj);
 	if (x->leaf_buf[leaf] == NONE)
 		x->leaf_buf[leaf] = b;
+	/* A call's or conditional's result is written inside the callee, by
+	 * its root's definer: the first one met is where the value starts on
+	 * the flattened timeline (mem_globalize). */
+	struct mem_buffer *bf = &x->bufs[b];
+	if (!bf->writer && (bf->def->op == OP_CALL || bf->def->op == OP_CONDITIONAL) && d->comp == c)
+		bf->writer = d;
 	/* The buffer now holds what an offload to host writes. */
 	if (mem_placement(x->f, d) == MEM_PLACE_HOST)
 		mem_set_space(x->in, &x->bufs[b], 5);
@@ -1716,6 +1722,12 @@ static void mem_globalize(struct mem_ctx *x)
 		}
 		bf->gdef = cs->gtime[bf->def_pos < n ? bf->def_pos : n - 1];
 		bf->glast = cs->gtime[bf->last_pos < n ? bf->last_pos : n - 1];
+		if (bf->param < 0 && bf->writer && bf->writer->comp) {
+			const struct mem_comp *ws = mem_cs(x, bf->writer->comp);
+			if (ws->gtime && bf->writer->index < bf->writer->comp->ninstrs &&
+			    ws->gtime[bf->writer->index] < bf->gdef)
+				bf->gdef = ws->gtime[bf->writer->index];
+		}
 		if (bf->flags & (MEM_BUF_GLOBAL | MEM_BUF_OUTPUT)) {
 			bf->glast = end;
 			if (bf->flags & MEM_BUF_GLOBAL)

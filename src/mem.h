@@ -58,7 +58,9 @@ struct mem_buffer {
 	uint32_t hole_from, hole_to;  /* aliased parameter: global steps in which its allocation
 				       * holds nothing (after the last read, before the output is
 				       * written); hole_from > hole_to when there is none */
-	const struct hlo_instr *writer; /* aliased parameter: what writes the output into it */
+	const struct hlo_instr *writer; /* aliased parameter: what writes the output into it;
+					 * call or conditional result: the callee root's definer
+					 * that writes it first */
 	uint32_t id;                  /* index in mem_model.buffers (definition order) */
 	uint16_t flags;               /* enum mem_buffer_flag */
 	uint8_t kind;                 /* enum mem_kind */
