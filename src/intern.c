@@ -168,7 +168,7 @@ struct intern_table *intern_new(void)
 #define TYPE(e, text, bits) intern(t, text, sizeof text - 1)->type = PT_##e + 1;
 #include "types.def"
 #undef TYPE
-#define ATTR(e, text) intern(t, text, sizeof text - 1)->attr = ATTR_##e + 1;
+#define ATTR(e, text, generic, vk, names, nocase, what, pg, pf, dflt) intern(t, text, sizeof text - 1)->attr = ATTR_##e + 1;
 #include "attrs.def"
 #undef ATTR
 	int16_t kw = 0;

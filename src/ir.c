@@ -22,7 +22,7 @@ static const struct { const char *name; int bits; } ir_types[] = {
 
 static const char *const ir_attr_names[] = {
 	"",
-#define ATTR(e, text) text,
+#define ATTR(e, text, generic, vk, names, nocase, what, pg, pf, dflt) text,
 #include "attrs.def"
 #undef ATTR
 };

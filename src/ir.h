@@ -33,7 +33,7 @@ enum ptype {
 
 enum attr_key {
 	ATTR_UNKNOWN,
-#define ATTR(e, text) ATTR_##e,
+#define ATTR(e, text, generic, vk, names, nocase, what, pg, pf, dflt) ATTR_##e,
 #include "attrs.def"
 #undef ATTR
 	ATTR_COUNT

@@ -277,118 +277,20 @@ struct print_attr_info {
 	const char *dflt;   /* the value XLA does not print, or NULL */
 };
 
-static const struct print_attr_info print_attr_table[] = {
-	{ "to_apply", PG_CALLEE, PF_CALLEE, NULL },
-	{ "calls", PG_CALLEE, PF_CALLEE, NULL },
-	{ "condition", PG_CALLEE, PF_CALLEE, NULL },
-	{ "body", PG_CALLEE, PF_CALLEE, NULL },
-	{ "select", PG_CALLEE, PF_CALLEE, NULL },
-	{ "scatter", PG_CALLEE, PF_CALLEE, NULL },
-	{ "true_computation", PG_CALLEE, PF_CALLEE, NULL },
-	{ "false_computation", PG_CALLEE, PF_CALLEE, NULL },
-	{ "branch_computations", PG_CALLEE, PF_CALLEE, NULL },
-	{ "called_computations", PG_CALLEE, PF_CALLEE, NULL },
-	{ "is_composite", PG_CALLEE, PF_TRUE_ONLY, NULL },
-	{ "sharding", PG_SHARDING, PF_SHARDING, NULL },
-	{ "frontend_attributes", PG_FRONTEND, PF_FRONTEND, NULL },
-	{ "control-predecessors", PG_CONTROL, PF_CONTROL, NULL },
-	{ "statistics", PG_STATISTICS, PF_COMPACT, NULL },
-	{ "result_accuracy", PG_ACCURACY, PF_ACCURACY, NULL },
-	{ "origin", PG_ORIGIN, PF_TEXT, NULL },
-	{ "metadata", PG_METADATA, PF_METADATA, NULL },
-	{ "backend_config", PG_BACKEND, PF_BACKEND, NULL },
-	/* opcode attributes (HLO_TEXT_SYNTAX 4.5) */
-	{ "dimensions", PG_OPCODE, PF_INTS, NULL },
-	{ "index", PG_OPCODE, PF_INT, NULL },
-	{ "kind", PG_OPCODE, PF_TEXT, NULL },
-	{ "custom_call_target", PG_OPCODE, PF_STRING, NULL },
-	{ "custom_call_has_side_effect", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "api_version", PG_OPCODE, PF_UPPER, "API_VERSION_ORIGINAL" },
-	{ "schedule", PG_OPCODE, PF_UPPER, "SCHEDULE_NONE" },
-	{ "padding_type", PG_OPCODE, PF_TEXT, NULL },
-	{ "is_host_transfer", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "channel_id", PG_OPCODE, PF_INT, NULL },
-	{ "replica_groups", PG_OPCODE, PF_REPLICA_GROUPS, NULL },
-	{ "source_target_pairs", PG_OPCODE, PF_INT_LISTS, NULL },
-	{ "slice_sizes", PG_OPCODE, PF_INT_LISTS, NULL },
-	{ "dynamic_slice_sizes", PG_OPCODE, PF_INTS, NULL },
-	{ "slice", PG_OPCODE, PF_SLICE, NULL },
-	{ "window", PG_OPCODE, PF_WINDOW, NULL },
-	{ "dim_labels", PG_OPCODE, PF_TEXT, NULL },
-	{ "padding", PG_OPCODE, PF_PADDING, NULL },
-	{ "direction", PG_OPCODE, PF_TEXT, NULL },
-	{ "type", PG_OPCODE, PF_COMPARE_TYPE, NULL },
-	{ "iota_dimension", PG_OPCODE, PF_INT, NULL },
-	{ "output_to_operand_aliasing", PG_OPCODE, PF_ALIASING, NULL },
-	{ "async_execution_thread", PG_OPCODE, PF_RAW_STRING, "main" },
-	{ "operand_layout_constraints", PG_OPCODE, PF_SHAPES, NULL },
-	{ "literal", PG_OPCODE, PF_TEXT, NULL },
-	{ "outfeed_shape", PG_OPCODE, PF_SHAPE, NULL },
-	{ "outfeed_config", PG_OPCODE, PF_STRING, "" },
-	{ "infeed_config", PG_OPCODE, PF_STRING, "" },
-	{ "cross_program_prefetch_index", PG_OPCODE, PF_INT, NULL },
-	{ "parameter_replication", PG_OPCODE, PF_BOOLS, NULL },
-	{ "domain", PG_OPCODE, PF_TEXT, NULL },
-	{ "constrain_layout", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "use_global_device_ids", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "indices_are_sorted", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "unique_indices", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "is_stable", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "has_dynamic_root", PG_OPCODE, PF_TEXT, NULL },
-	{ "mode", PG_OPCODE, PF_TEXT, NULL },
-	{ "k", PG_OPCODE, PF_INT, NULL },
-	{ "largest", PG_OPCODE, PF_TEXT, NULL },
-	{ "inferred_dimension", PG_OPCODE, PF_INT, NULL },
-	{ "fft_type", PG_OPCODE, PF_TEXT, NULL },
-	{ "fft_length", PG_OPCODE, PF_INTS, NULL },
-	{ "feature_group_count", PG_OPCODE, PF_INT, "1" },
-	{ "batch_group_count", PG_OPCODE, PF_INT, "1" },
-	{ "convolution_kind", PG_OPCODE, PF_TEXT, NULL },
-	{ "operand_precision", PG_OPCODE, PF_PRECISION, NULL },
-	{ "algorithm", PG_OPCODE, PF_ALGORITHM, NULL },
-	{ "sparsity_config", PG_OPCODE, PF_TEXT, NULL },
-	{ "lhs_batch_dims", PG_OPCODE, PF_INTS, "{}" },
-	{ "lhs_contracting_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "rhs_batch_dims", PG_OPCODE, PF_INTS, "{}" },
-	{ "rhs_contracting_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "lhs_ragged_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "rhs_group_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "offset_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "collapsed_slice_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "start_index_map", PG_OPCODE, PF_INTS, NULL },
-	{ "operand_batching_dims", PG_OPCODE, PF_INTS, "{}" },
-	{ "start_indices_batching_dims", PG_OPCODE, PF_INTS, "{}" },
-	{ "index_vector_dim", PG_OPCODE, PF_INT, NULL },
-	{ "update_window_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "inserted_window_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "scatter_dims_to_operand_dims", PG_OPCODE, PF_INTS, NULL },
-	{ "input_batching_dims", PG_OPCODE, PF_INTS, "{}" },
-	{ "scatter_indices_batching_dims", PG_OPCODE, PF_INTS, "{}" },
-	{ "epsilon", PG_OPCODE, PF_FLOAT, NULL },
-	{ "feature_index", PG_OPCODE, PF_INT, NULL },
-	{ "distribution", PG_OPCODE, PF_LOWER, NULL },
-	{ "exponent_bits", PG_OPCODE, PF_INT, NULL },
-	{ "mantissa_bits", PG_OPCODE, PF_INT, NULL },
-	{ "delta", PG_OPCODE, PF_INT, NULL },
-	{ "left_side", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "lower", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "unit_diagonal", PG_OPCODE, PF_TRUE_ONLY, NULL },
-	{ "transpose_a", PG_OPCODE, PF_TEXT, NULL },
-	{ "num_carries", PG_OPCODE, PF_INT, NULL },
-	{ "is_reverse", PG_OPCODE, PF_TEXT, NULL },
-	{ "is_associative", PG_OPCODE, PF_TEXT, NULL },
+/* Where each attribute prints and how, from attrs.def, by attr_key. */
+static const struct print_attr_info print_attr_table[ATTR_COUNT] = {
+#define ATTR(e, text, generic, vk, names, nocase, what, pg, pf, dflt) [ATTR_##e] = { text, pg, pf, dflt },
+#include "attrs.def"
+#undef ATTR
 };
-
-#define PRINT_NATTR_INFO (sizeof print_attr_table / sizeof print_attr_table[0])
 
 static const struct print_attr_info print_unknown_info = { NULL, PG_UNKNOWN, PF_TEXT, NULL };
 
 static const struct print_attr_info *print_info(const struct hlo_attr *a)
 {
-	for (size_t k = 0; k < PRINT_NATTR_INFO; k++)
-		if (!strcmp(print_attr_table[k].name, a->name->str))
-			return &print_attr_table[k];
-	return &print_unknown_info;
+	if (a->key == ATTR_UNKNOWN || a->key >= ATTR_COUNT || print_attr_table[a->key].group == PG_UNKNOWN)
+		return &print_unknown_info;
+	return &print_attr_table[a->key];
 }
 
 /* XLA's order of the opcode attributes (the PrintExtraAttributesImpl of each

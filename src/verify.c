@@ -16,6 +16,7 @@
 /* ---- The attribute vocabulary ---- */
 
 enum vkind {
+	VK_NONE,           /* not an instruction attribute (a module's), or no name */
 	VK_ANY,            /* not decoded (backend_config, origin, literal, ...) */
 	VK_INT, VK_INT32, VK_BOOL, VK_FLOAT, VK_STRING, VK_INTS, VK_BOOLS,
 	VK_COMP,           /* one computation (name or inline body) */
@@ -51,111 +52,16 @@ struct verify_attr {
 	const char *const *names;   /* VK_ENUM spellings */
 	bool nocase;
 	const char *what;           /* VK_ENUM: what the value names */
+	bool generic;               /* accepted on every instruction */
 };
 
-/* Indexes into this table are bit positions in the per-opcode sets. */
-static const struct verify_attr verify_attrs[] = {
-	/* generic: accepted on every instruction (HLO_TEXT_SYNTAX 4.3) */
-	{ "sharding", VK_SHARDING, NULL, false, NULL },
-	{ "frontend_attributes", VK_FRONTEND, NULL, false, NULL },
-	{ "statistics", VK_STATISTICS, NULL, false, NULL },
-	{ "parameter_replication", VK_BOOLS, NULL, false, NULL },
-	{ "control-predecessors", VK_ANY, NULL, false, NULL },
-	{ "origin", VK_ANY, NULL, false, NULL },
-	{ "metadata", VK_METADATA, NULL, false, NULL },
-	{ "backend_config", VK_ANY, NULL, false, NULL },
-#define VERIFY_NGENERIC 8
-	{ "result_accuracy", VK_RESULT_ACCURACY, NULL, false, NULL },
-	/* opcode specific */
-	{ "iota_dimension", VK_INT, NULL, false, NULL },
-	{ "k", VK_INT, NULL, false, NULL },
-	{ "largest", VK_BOOL, NULL, false, NULL },
-	{ "is_stable", VK_BOOL, NULL, false, NULL },
-	{ "dimensions", VK_INTS, NULL, false, NULL },
-	{ "replica_groups", VK_REPLICA_GROUPS, NULL, false, NULL },
-	{ "channel_id", VK_INT, NULL, false, NULL },
-	{ "constrain_layout", VK_BOOL, NULL, false, NULL },
-	{ "use_global_device_ids", VK_BOOL, NULL, false, NULL },
-	{ "to_apply", VK_COMP, NULL, false, NULL },
-	{ "mode", VK_ENUM, verify_modes, false, "all-reduce mode" },
-	{ "has_dynamic_root", VK_BOOL, NULL, false, NULL },
-	{ "source_target_pairs", VK_PAIRS, NULL, false, NULL },
-	{ "slice_sizes", VK_SLICE_SIZES, NULL, false, NULL },
-	{ "calls", VK_CALLS, NULL, false, NULL },
-	{ "async_execution_thread", VK_STRING, NULL, false, NULL },
-	{ "output_to_operand_aliasing", VK_OPERAND_ALIASING, NULL, false, NULL },
-	{ "cross_program_prefetch_index", VK_INT32, NULL, false, NULL },
-	{ "inferred_dimension", VK_INT, NULL, false, NULL },
-	{ "condition", VK_COMP, NULL, false, NULL },
-	{ "body", VK_COMP, NULL, false, NULL },
-	{ "is_host_transfer", VK_BOOL, NULL, false, NULL },
-	{ "index", VK_INT, NULL, false, NULL },
-	{ "is_composite", VK_BOOL, NULL, false, NULL },
-	{ "window", VK_WINDOW, NULL, false, NULL },
-	{ "dim_labels", VK_DIM_LABELS, NULL, false, NULL },
-	{ "feature_group_count", VK_INT, NULL, false, NULL },
-	{ "batch_group_count", VK_INT, NULL, false, NULL },
-	{ "convolution_kind", VK_ENUM, verify_conv_kinds, true, "convolution kind" },
-	{ "operand_precision", VK_PRECISION, NULL, false, NULL },
-	{ "algorithm", VK_ALGORITHM, NULL, false, NULL },
-	{ "sparsity_config", VK_ANY, NULL, false, NULL },
-	{ "fft_type", VK_ENUM, verify_fft_types, false, "fft type" },
-	{ "fft_length", VK_INTS, NULL, false, NULL },
-	{ "left_side", VK_BOOL, NULL, false, NULL },
-	{ "lower", VK_BOOL, NULL, false, NULL },
-	{ "unit_diagonal", VK_BOOL, NULL, false, NULL },
-	{ "transpose_a", VK_ENUM, verify_transposes, false, "transpose kind" },
-	{ "direction", VK_ENUM, verify_directions, false, "comparison direction" },
-	{ "type", VK_ENUM, verify_compare_types, false, "comparison type" },
-	{ "num_carries", VK_INT, NULL, false, NULL },
-	{ "is_reverse", VK_BOOL, NULL, false, NULL },
-	{ "is_associative", VK_BOOL, NULL, false, NULL },
-	{ "select", VK_COMP, NULL, false, NULL },
-	{ "scatter", VK_COMP, NULL, false, NULL },
-	{ "slice", VK_SLICE, NULL, false, NULL },
-	{ "dynamic_slice_sizes", VK_INTS, NULL, false, NULL },
-	{ "epsilon", VK_FLOAT, NULL, false, NULL },
-	{ "feature_index", VK_INT, NULL, false, NULL },
-	{ "padding", VK_PADDING, NULL, false, NULL },
-	{ "kind", VK_ENUM, verify_fusion_kinds, false, "fusion kind" },
-	{ "infeed_config", VK_STRING, NULL, false, NULL },
-	{ "outfeed_config", VK_STRING, NULL, false, NULL },
-	{ "outfeed_shape", VK_SHAPE, NULL, false, NULL },
-	{ "distribution", VK_ENUM, verify_distributions, true, "random distribution" },
-	{ "delta", VK_INT, NULL, false, NULL },
-	{ "exponent_bits", VK_INT, NULL, false, NULL },
-	{ "mantissa_bits", VK_INT, NULL, false, NULL },
-	{ "true_computation", VK_COMP, NULL, false, NULL },
-	{ "false_computation", VK_COMP, NULL, false, NULL },
-	{ "branch_computations", VK_COMPS, NULL, false, NULL },
-	{ "custom_call_target", VK_STRING, NULL, false, NULL },
-	{ "operand_layout_constraints", VK_SHAPES, NULL, false, NULL },
-	{ "custom_call_has_side_effect", VK_BOOL, NULL, false, NULL },
-	{ "called_computations", VK_COMPS, NULL, false, NULL },
-	{ "padding_type", VK_ENUM, verify_padding_types, false, "padding type" },
-	{ "literal", VK_ANY, NULL, false, NULL },
-	{ "schedule", VK_ENUM, verify_schedules, true, "custom-call schedule" },
-	{ "api_version", VK_ENUM, verify_api_versions, true, "API version" },
-	{ "lhs_batch_dims", VK_INTS, NULL, false, NULL },
-	{ "lhs_contracting_dims", VK_INTS, NULL, false, NULL },
-	{ "rhs_batch_dims", VK_INTS, NULL, false, NULL },
-	{ "rhs_contracting_dims", VK_INTS, NULL, false, NULL },
-	{ "lhs_ragged_dims", VK_INTS, NULL, false, NULL },
-	{ "rhs_group_dims", VK_INTS, NULL, false, NULL },
-	{ "offset_dims", VK_INTS, NULL, false, NULL },
-	{ "collapsed_slice_dims", VK_INTS, NULL, false, NULL },
-	{ "start_index_map", VK_INTS, NULL, false, NULL },
-	{ "index_vector_dim", VK_INT, NULL, false, NULL },
-	{ "indices_are_sorted", VK_BOOL, NULL, false, NULL },
-	{ "operand_batching_dims", VK_INTS, NULL, false, NULL },
-	{ "start_indices_batching_dims", VK_INTS, NULL, false, NULL },
-	{ "update_window_dims", VK_INTS, NULL, false, NULL },
-	{ "inserted_window_dims", VK_INTS, NULL, false, NULL },
-	{ "scatter_dims_to_operand_dims", VK_INTS, NULL, false, NULL },
-	{ "unique_indices", VK_BOOL, NULL, false, NULL },
-	{ "input_batching_dims", VK_INTS, NULL, false, NULL },
-	{ "scatter_indices_batching_dims", VK_INTS, NULL, false, NULL },
-	{ "domain", VK_DOMAIN, NULL, false, NULL },
+/* How each attribute's value is checked, from attrs.def, by attr_key: the
+ * keys are the bit positions in the per-opcode sets. */
+static const struct verify_attr verify_attrs[ATTR_COUNT] = {
+#define ATTR(e, text, generic, vk, names, nocase, what, pg, pf, dflt) \
+	[ATTR_##e] = { text, vk, names, nocase, what, generic },
+#include "attrs.def"
+#undef ATTR
 };
 #define VERIFY_NATTRS (sizeof verify_attrs / sizeof verify_attrs[0])
 #define VERIFY_WORDS ((VERIFY_NATTRS + 63) / 64)
@@ -284,43 +190,33 @@ struct verify_rule {
 static struct verify_tables {
 	bool ready;
 	struct verify_rule rules[OP_COUNT];
-	int16_t hash[512];          /* name hash -> verify_attrs index + 1 */
 	const char *bad_rule;       /* a rule names an attribute missing from verify_attrs */
 } verify_tab;
 
-static uint32_t verify_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
+/* The key of an instruction attribute named s[0..n), or -1 (the rules'
+ * names are read once, at start-up). */
 static int verify_lookup(const char *s, size_t n)
 {
-	for (uint32_t h = verify_hash(s, n) & 511;; h = (h + 1) & 511) {
-		int k = verify_tab.hash[h] - 1;
-		if (k < 0)
-			return -1;
-		if (!strncmp(verify_attrs[k].name, s, n) && !verify_attrs[k].name[n])
-			return k;
-	}
+	for (unsigned k = 1; k < VERIFY_NATTRS; k++)
+		if (verify_attrs[k].kind != VK_NONE && !strncmp(verify_attrs[k].name, s, n) && !verify_attrs[k].name[n])
+			return (int)k;
+	return -1;
+}
+
+/* The verify_attrs entry of an instruction's attribute: its key, or -1. */
+static int verify_key(const struct hlo_attr *at)
+{
+	return at->key != ATTR_UNKNOWN && at->key < ATTR_COUNT && verify_attrs[at->key].kind != VK_NONE ? at->key : -1;
 }
 
 static void verify_init_tables(void)
 {
 	if (verify_tab.ready)
 		return;
-	for (unsigned k = 0; k < VERIFY_NATTRS; k++) {
-		const char *s = verify_attrs[k].name;
-		uint32_t h = verify_hash(s, strlen(s)) & 511;
-		while (verify_tab.hash[h])
-			h = (h + 1) & 511;
-		verify_tab.hash[h] = (int16_t)(k + 1);
-	}
 	for (unsigned op = 0; op < OP_COUNT; op++)
-		for (unsigned k = 0; k < VERIFY_NGENERIC; k++)
-			verify_set_add(&verify_tab.rules[op].allowed, k);
+		for (unsigned k = 1; k < VERIFY_NATTRS; k++)
+			if (verify_attrs[k].generic)
+				verify_set_add(&verify_tab.rules[op].allowed, k);
 	int acc = verify_lookup("result_accuracy", 15);
 	for (size_t k = 0; k < sizeof verify_accuracy_ops / sizeof verify_accuracy_ops[0]; k++)
 		verify_set_add(&verify_tab.rules[verify_accuracy_ops[k]].allowed, (unsigned)acc);
@@ -828,7 +724,7 @@ static void verify_attrs_of(struct verify_ctx *v, const struct hlo_instr *i, con
 	}
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		const struct hlo_attr *at = &i->attrs[k];
-		int idx = verify_lookup(at->name->str, at->name->len);
+		int idx = verify_key(at);
 		if (idx < 0) {
 			/* Unknown to every opcode: maybe a newer XLA; XLA itself rejects it.
 			 * Duplicates among unknown names: pairwise, for the first 64 only
