@@ -17,14 +17,6 @@
 
 #define HB_FIXES 8
 
-static int64_t hb_field(const struct finding *f, const char *key)
-{
-	for (const struct finding_field *x = f->fields; x; x = x->next)
-		if (x->kind == FIELD_INT && !strcmp(x->key, key))
-			return x->i;
-	return 0;
-}
-
 /* Offloads to host requested but not applied (the compiler applies them
  * when it optimizes the module). */
 static uint32_t hb_pending_offloads(const struct hlo_module *m)
@@ -131,7 +123,7 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 		const struct finding *g = fs->items[k];
 		if (g == f)
 			continue;
-		int64_t s = hb_field(g, "peak_saved_bytes");
+		int64_t s = g->peak_saved;
 		if (s <= 0)
 			continue;
 		if (nfix == capfix) {

@@ -491,7 +491,7 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 		finding_note(fs, f, "fix in JAX: jax.device_put the scanned value to a sharding with "
 			     "memory_kind='pinned_host' inside the scan body, or give the output out_shardings with "
 			     "memory_kind='pinned_host'");
-	finding_field_int(fs, f, "tuple_index", k);
+	finding_set_tuple_index(fs, f, k);
 	if (trips >= 0)
 		finding_field_int(fs, f, "trip_count", trips);
 	else
@@ -499,7 +499,7 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	finding_field_string(fs, f, "carried_by", carried);
 	finding_field_bool(fs, f, "offload_intent", intent);
 	finding_field_int(fs, f, "bytes_saved", (int64_t)bytes);
-	finding_field_int(fs, f, "peak_saved_bytes", (int64_t)peak_saved);
+	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }
 
@@ -595,7 +595,7 @@ static void lco_survivor(struct lco_state *st, const struct hlo_instr *i)
 			     "backend supports host offload");
 	finding_field_bool(fs, f, "survivor", true);
 	finding_field_int(fs, f, "bytes_saved", 0);
-	finding_field_int(fs, f, "peak_saved_bytes", 0);
+	finding_set_peak_saved(fs, f, 0);
 	st->found++;
 }
 

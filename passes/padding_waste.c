@@ -482,7 +482,7 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 	finding_field_int(fs, f, "buffers", g->count);
 	finding_field_int(fs, f, "total_waste_bytes", (int64_t)g->waste_total);
 	finding_field_int(fs, f, "bytes_saved", (int64_t)saved);
-	finding_field_int(fs, f, "peak_saved_bytes", (int64_t)peak_saved);
+	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }
 

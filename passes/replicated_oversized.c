@@ -414,13 +414,13 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 	finding_field_string(fs, f, "current_sharding", ro_why_text(c->why));
 	finding_field_int(fs, f, "devices", st->ndev);
 	if (c->holder->shape && c->holder->shape->type == PT_TUPLE)
-		finding_field_int(fs, f, "leaf", c->leaf);  /* annotate --apply edits this element */
+		finding_set_leaf(fs, f, c->leaf);  /* annotate --apply edits this element */
 	if (c->output >= 0)
-		finding_field_int(fs, f, "output_index", c->output);
+		finding_set_output_index(fs, f, c->output);
 	else
 		finding_field_null(fs, f, "output_index");
 	finding_field_int(fs, f, "bytes_saved", (int64_t)saved);
-	finding_field_int(fs, f, "peak_saved_bytes", (int64_t)peak_saved);
+	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }
 

@@ -481,17 +481,6 @@ static const struct hlo_shape *apply_leaf_shape(const struct hlo_shape *s, uint3
 	return s;
 }
 
-/* The finding's integer field key, if any. */
-static bool apply_field_int(const struct finding *f, const char *key, int64_t *v)
-{
-	for (const struct finding_field *x = f->fields; x; x = x->next)
-		if (x->kind == FIELD_INT && !strcmp(x->key, key)) {
-			*v = x->i;
-			return true;
-		}
-	return false;
-}
-
 /* The computation named by attribute key of i (mem.c's rule). */
 /* ---- Memory space: the positions sharing one buffer ---- */
 
@@ -1081,7 +1070,7 @@ static bool apply_sharding(struct hlo_module *m, const struct mem_model *mm, con
 		return false;
 	}
 	int64_t leaf = 0;
-	if (at->shape && at->shape->type == PT_TUPLE && !apply_field_int(f, "leaf", &leaf) &&
+	if (at->shape && at->shape->type == PT_TUPLE && (leaf = f->leaf) < 0 &&
 	    (leaf = apply_leaf_by_key(at->shape, f->key)) < 0) {
 		snprintf(why, whylen, "the finding does not say which element of the tuple to shard");
 		return false;
@@ -1093,9 +1082,8 @@ static bool apply_sharding(struct hlo_module *m, const struct mem_model *mm, con
 	/* An output reported at the instruction computing it: the replicated
 	 * sharding is the entry ROOT's element for that output. */
 	struct hlo_instr *root = m->entry ? m->entry->root : NULL;
-	int64_t out_idx;
-	if (root && at != root && at->comp == m->entry && apply_field_int(f, "output_index", &out_idx) &&
-	    out_idx >= 0 && ir_attr(root, ATTR_SHARDING))
+	int64_t out_idx = f->output_index;
+	if (root && at != root && at->comp == m->entry && out_idx >= 0 && ir_attr(root, ATTR_SHARDING))
 		return apply_sharding_at(m, &t, root, (uint32_t)out_idx, f->suggest_text, NULL, "", ed, why, whylen);
 	const char *dflt = at->op == OP_PARAMETER && at->comp == m->entry ? "{replicated}" : NULL;
 	if (!apply_sharding_at(m, &t, at, (uint32_t)leaf, f->suggest_text, dflt, "", ed, why, whylen))
@@ -1202,11 +1190,11 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 	} else {
 		int64_t leaf = 0;
 		if (at->shape && at->shape->type == PT_TUPLE) {
-			int64_t k;
-			if (apply_field_int(f, "leaf", &leaf))
-				;
-			else if (apply_field_int(f, "tuple_index", &k) || apply_field_int(f, "carry_index", &k))
-				leaf = k >= 0 && k < (int64_t)at->shape->rank ? (int64_t)apply_leaf_offset(at->shape, k) : -1;
+			int64_t k = f->tuple_index;
+			if (f->leaf >= 0)
+				leaf = f->leaf;
+			else if (k >= 0)
+				leaf = k < (int64_t)at->shape->rank ? (int64_t)apply_leaf_offset(at->shape, k) : -1;
 			else
 				leaf = -1;
 		}

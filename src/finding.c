@@ -92,6 +92,7 @@ struct finding *finding_add(struct finding_sink *s, const char *rule, enum findi
 	f->module = m->name ? finding_strdup(s, m->name->str) : "";
 	f->computation = f->instruction = f->opcode = f->shape = f->shape_bare = f->op_name = "";
 	f->bytes = -1;
+	f->leaf = f->tuple_index = f->output_index = f->peak_saved = -1;
 	if (i) {
 		f->computation = finding_strdup(s, i->comp->name->str);
 		f->instruction = arena_strndup(&s->arena, i->name, i->name_len);
@@ -357,4 +358,28 @@ bool finding_severity_parse(const char *name, enum finding_severity *out)
 bool finding_fails(const struct finding *f, enum finding_severity fail_on)
 {
 	return !f->suppressed && !f->baseline && f->severity >= fail_on;
+}
+
+void finding_set_leaf(struct finding_sink *s, struct finding *f, int64_t leaf)
+{
+	f->leaf = leaf;
+	finding_field_int(s, f, "leaf", leaf);
+}
+
+void finding_set_tuple_index(struct finding_sink *s, struct finding *f, int64_t k)
+{
+	f->tuple_index = k;
+	finding_field_int(s, f, "tuple_index", k);
+}
+
+void finding_set_output_index(struct finding_sink *s, struct finding *f, int64_t k)
+{
+	f->output_index = k;
+	finding_field_int(s, f, "output_index", k);
+}
+
+void finding_set_peak_saved(struct finding_sink *s, struct finding *f, int64_t bytes)
+{
+	f->peak_saved = bytes;
+	finding_field_int(s, f, "peak_saved_bytes", bytes);
 }

@@ -65,6 +65,12 @@ struct finding {
 	const char *suggest_text;   /* SHARDING, SHAPE */
 	int64_t suggest_int;        /* MEMORY_SPACE, DONATE_PARAMETER */
 	struct finding_field *fields, *fields_tail;
+	/* What other code reads of a finding (annotate --apply, hbm-over-budget),
+	 * as members; the setters below also add them to the fields. */
+	int64_t leaf;               /* leaf of the instruction's result it is about, -1 none */
+	int64_t tuple_index;        /* loop-carried tuple element, -1 none */
+	int64_t output_index;       /* entry output element it is reported for, -1 none */
+	int64_t peak_saved;         /* bytes fixing it takes off the peak (upper bound), -1 none */
 	const char *key;            /* rule-chosen stable discriminator mixed into the
 				     * fingerprint (e.g. operand shapes), NULL none */
 	char fingerprint[17];       /* 16 hex digits; filled by finding_sink_finish */
@@ -116,6 +122,12 @@ void finding_field_int(struct finding_sink *s, struct finding *f, const char *ke
 void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v);
 void finding_field_string(struct finding_sink *s, struct finding *f, const char *key, const char *v);
 void finding_field_null(struct finding_sink *s, struct finding *f, const char *key);
+/* Typed members, each also a field ("leaf", "tuple_index",
+ * "output_index", "peak_saved_bytes") where it is called. */
+void finding_set_leaf(struct finding_sink *s, struct finding *f, int64_t leaf);
+void finding_set_tuple_index(struct finding_sink *s, struct finding *f, int64_t k);
+void finding_set_output_index(struct finding_sink *s, struct finding *f, int64_t k);
+void finding_set_peak_saved(struct finding_sink *s, struct finding *f, int64_t bytes);
 /* Sets f->key (copied): what tells two findings of the rule apart when
  * op_name, shape and source are the same, e.g. the transferred shapes.
  * Must be stable across recompiles: never instruction names or ids. */

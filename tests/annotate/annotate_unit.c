@@ -270,7 +270,7 @@ static void test_apply_space(void)
 	struct hlo_instr *w = fx_instr(&x, NULL, "w");
 	struct finding *g = finding_add(&x.sink, "unit", FINDING_WARNING, m, w, "again");
 	finding_suggest_memory_space(g, 5);
-	finding_field_int(&x.sink, g, "tuple_index", 1);
+	finding_set_tuple_index(&x.sink, g, 1);
 	CHECK(apply_finding(&st, m, NULL, g, w, &notes, why, sizeof why));
 	CHECK(notes == NULL);
 	char *t = rw_text(&r);
@@ -388,7 +388,7 @@ static void test_apply_sharding(void)
 	struct hlo_instr *p = fx_instr(&x, NULL, "p"), *q = fx_instr(&x, NULL, "q");
 	struct finding *f = finding_add(&x.sink, "unit", FINDING_WARNING, m, p, "leaf 1");
 	finding_suggest_sharding(&x.sink, f, "{devices=[2]<=[2]}");
-	finding_field_int(&x.sink, f, "leaf", 1);
+	finding_set_leaf(&x.sink, f, 1);
 	CHECK(apply_finding(&st, m, NULL, f, p, &notes, why, sizeof why));
 	CHECK(notes && !strcmp(notes->text, "was {replicated} at index {1}"));
 	struct finding *g = finding_add(&x.sink, "unit", FINDING_WARNING, m, q, "add one");
