@@ -279,7 +279,7 @@ static bool ht_classify(struct ht_state *st, const struct hlo_instr *i, struct h
 	return ok;
 }
 
-/* ---- Loops and trip counts (passes/loop.c) ---- */
+/* ---- Loops and trip counts (src/loop.c) ---- */
 
 
 /* Loop context of every computation, callers before callees (Kahn's order
