@@ -300,246 +300,302 @@ static struct hlo_file *cmd_annotate_reparse(const char *label, const char *text
 	return NULL;
 }
 
-int cmd_annotate(int argc, char **argv)
-{
-	struct annotate_args a = { .max_errors = 20 };
-	bool help = false;
-	int rc = 2;
+/* One run's state, shared by the steps of cmd_annotate below. */
+struct cmd_annotate_run {
+	struct annotate_args a;
 	struct config cfg;
-	config_init(&cfg);
-	struct source *src = NULL, *src2 = NULL;
-	struct hlo_file *f = NULL, *f2 = NULL;
+	struct source *src, *src2;
+	struct hlo_file *f, *f2;
 	struct finding_sink sink, sink2;
-	finding_sink_init(&sink);
-	finding_sink_init(&sink2);
 	struct rewrite rw_apply, rw_note;
-	rewrite_init(&rw_apply, "", 0);
-	rewrite_init(&rw_note, "", 0);
 	struct apply_state st;
-	apply_init(&st, &rw_apply);
-	struct mem_model **mms = NULL, **mms2 = NULL;
-	struct annotate_item **items = NULL;
-	uint32_t *nitems = NULL, nmod = 0, *napplicable = NULL, *napplied = NULL;
-	char *applied_text = NULL, *out = NULL;
-	size_t applied_len = 0, out_len = 0;
+	struct mem_model **mms, **mms2;
+	struct annotate_item **items;
+	uint32_t *nitems, nmod, *napplicable, *napplied;
+	bool measured;
+	char *applied_text, *out;
+	size_t applied_len, out_len;
+};
 
-	if (!cmd_annotate_scan(argc, argv, &a, &help))
-		goto done;
-	if (help) {
-		cmd_annotate_help(stdout);
-		rc = 0;
-		goto done;
-	}
-	if (!a.file) {
-		fprintf(stderr, "hlolint: error: annotate needs a FILE\n\n");
-		cmd_annotate_help(stderr);
-		goto done;
-	}
-	struct diag_sink d;
-	diag_init(&d, stderr, a.max_errors);
-	char *found = NULL;
-	const char *cfg_path = a.config;
-	if (!cfg_path && !a.no_config)
-		cfg_path = found = config_discover();
-	bool cfg_ok = !cfg_path || config_load(&cfg, cfg_path, &d);
-	free(found);
-	if (!cfg_ok || !cmd_annotate_config(argc, argv, &cfg))
-		goto done;
-	if (a.baseline && !config_baseline_load(&cfg, a.baseline, &d))
-		goto done;
-	if (!cmd_annotate_check_targets(&a))
-		goto done;
-
-	f = cmd_load(a.file, &d, &src);
-	if (!f || d.errors)
-		goto done;
-	for (struct hlo_module *m = f->modules; m; m = m->next) {
-		if (!m->valid)
-			goto done;
-		nmod++;
-	}
-	mms = xcalloc(nmod + 1, sizeof *mms);
-	if (!cmd_annotate_rules(f, src, &cfg, &d, &sink, mms) || d.errors)
-		goto done;
-
-	/* The findings shown, per module, located at their instruction. */
-	items = xcalloc(nmod + 1, sizeof *items);
-	nitems = xcalloc(nmod + 1, sizeof *nitems);
+/* The findings shown, per module, located at their instruction; true when
+ * one of them can be applied. */
+static bool cmd_annotate_locate(struct cmd_annotate_run *r)
+{
+	r->items = xcalloc(r->nmod + 1, sizeof *r->items);
+	r->nitems = xcalloc(r->nmod + 1, sizeof *r->nitems);
 	uint32_t k = 0;
 	bool any_applicable = false;
-	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
+	for (struct hlo_module *m = r->f->modules; m; m = m->next, k++) {
 		uint32_t nidx;
 		struct cmd_instr_at *idx = cmd_annotate_index(m, &nidx);
-		items[k] = xcalloc(sink.n + 1, sizeof **items);
-		for (uint32_t j = 0; j < sink.n; j++) {
-			const struct finding *fd = sink.items[j];
+		r->items[k] = xcalloc(r->sink.n + 1, sizeof **r->items);
+		for (uint32_t j = 0; j < r->sink.n; j++) {
+			const struct finding *fd = r->sink.items[j];
 			if (fd->module_index != k || fd->suppressed || fd->baseline)
 				continue;
-			struct annotate_item *it = &items[k][nitems[k]++];
+			struct annotate_item *it = &r->items[k][r->nitems[k]++];
 			it->f = fd;
 			it->instr = cmd_annotate_find(idx, nidx, fd);
 			any_applicable |= apply_supported(fd) && it->instr;
 		}
 		free(idx);
 	}
+	return any_applicable;
+}
 
-	/* Suggestions are made in a rewrite of their own, kept for the
-	 * output with --apply and measured (the "after" peak) either way. */
-	rewrite_free(&rw_apply);
-	rewrite_init(&rw_apply, src->buf, src->len);
-	napplicable = xcalloc(nmod + 1, sizeof *napplicable);
-	napplied = xcalloc(nmod + 1, sizeof *napplied);
-	k = 0;
-	for (struct hlo_module *m = f->modules; any_applicable && m; m = m->next, k++)
-		for (uint32_t j = 0; j < nitems[k]; j++) {
-			struct annotate_item *it = &items[k][j];
+/* Suggestions are made in a rewrite of their own, kept for the output with
+ * --apply and measured (the "after" total) either way. */
+static void cmd_annotate_apply_all(struct cmd_annotate_run *r, bool any_applicable)
+{
+	rewrite_free(&r->rw_apply);
+	rewrite_init(&r->rw_apply, r->src->buf, r->src->len);
+	r->napplicable = xcalloc(r->nmod + 1, sizeof *r->napplicable);
+	r->napplied = xcalloc(r->nmod + 1, sizeof *r->napplied);
+	uint32_t k = 0;
+	for (struct hlo_module *m = r->f->modules; any_applicable && m; m = m->next, k++)
+		for (uint32_t j = 0; j < r->nitems[k]; j++) {
+			struct annotate_item *it = &r->items[k][j];
 			if (!apply_supported(it->f) || !it->instr)
 				continue;
-			napplicable[k]++;
+			r->napplicable[k]++;
 			char why[400];
 			struct apply_note *notes;
-			if (apply_finding(&st, m, mms[k], it->f, (struct hlo_instr *)it->instr, &notes, why, sizeof why)) {
-				napplied[k]++;
-				if (a.apply) {
+			if (apply_finding(&r->st, m, r->mms[k], it->f, (struct hlo_instr *)it->instr, &notes, why,
+					  sizeof why)) {
+				r->napplied[k]++;
+				if (r->a.apply) {
 					it->applied = true;
 					it->notes = notes;
 				}
-			} else if (a.apply) {
-				it->why_not = finding_strdup(&sink, why);
+			} else if (r->a.apply) {
+				it->why_not = finding_strdup(&r->sink, why);
 			}
 		}
-	bool measured = false;
-	if (!rewrite_empty(&rw_apply)) {
-		applied_text = rewrite_result(&rw_apply, &applied_len);
-		char label[512];
-		snprintf(label, sizeof label, "%s (with the suggestions applied)", src->path);
-		f2 = cmd_annotate_reparse(label, applied_text, applied_len, &src2);
-		if (!f2) {
-			fprintf(stderr, "hlolint: error: internal: the applied suggestions do not parse; nothing written\n");
-			goto done;
-		}
-		uint32_t n2 = 0;
-		for (struct hlo_module *m = f2->modules; m; m = m->next)
-			n2 += m->valid;
-		if (n2 != nmod) {
-			fprintf(stderr, "hlolint: error: internal: the applied suggestions do not verify; nothing written\n");
-			goto done;
-		}
-		struct hlo_module *m1 = f->modules, *m2 = f2->modules;
-		for (; m1 && m2; m1 = m1->next, m2 = m2->next)
-			if (apply_space_mismatches(m2) > apply_space_mismatches(m1)) {
-				fprintf(stderr, "hlolint: error: internal: the applied memory spaces are not consistent in "
-						"module %s; nothing written\n", m1->name ? m1->name->str : "?");
-				goto done;
-			}
-		mms2 = xcalloc(nmod + 1, sizeof *mms2);
-		struct diag_sink dq;
-		diag_init(&dq, stderr, 20);
-		dq.quiet = true;
-		cmd_annotate_rules(f2, src2, &cfg, &dq, &sink2, mms2);
-		measured = true;
-		/* The rules must not report an applied finding again; findings
-		 * they no longer report at all were resolved by the changes. */
-		for (uint32_t m = 0; a.apply && m < nmod; m++)
-			for (uint32_t x = 0; x < nitems[m]; x++) {
-				struct annotate_item *it = &items[m][x];
-				bool again = false;
-				for (uint32_t j = 0; j < sink2.n && !again; j++) {
-					const struct finding *g = sink2.items[j];
-					again = g->module_index == m && !g->suppressed && !g->baseline &&
-						!strcmp(it->f->rule, g->rule) && !strcmp(it->f->computation, g->computation) &&
-						!strcmp(it->f->instruction, g->instruction);
-				}
-				if (it->applied && again)
-					fprintf(stderr, "hlolint: warning: %s still reports %%%s after --apply\n", it->f->rule,
-						it->f->instruction);
-				if (it->applied || again)
-					continue;
-				/* Gone from its instruction: resolved, unless the rule
-				 * reports as many as before elsewhere (a peak that moved). */
-				uint32_t before = 0, made = 0, after = 0;
-				for (uint32_t y = 0; y < nitems[m]; y++)
-					if (!strcmp(items[m][y].f->rule, it->f->rule)) {
-						before++;
-						made += items[m][y].applied;
-					}
-				for (uint32_t j = 0; j < sink2.n; j++) {
-					const struct finding *g = sink2.items[j];
-					after += g->module_index == m && !g->suppressed && !g->baseline && !strcmp(g->rule, it->f->rule);
-				}
-				it->resolved = after < before - made;
-			}
-	}
+}
 
-	/* The output: the applied text's rewrite, or the original, plus comments. */
-	struct rewrite *rw = &rw_apply;
-	if (!a.apply) {
-		rewrite_free(&rw_note);
-		rewrite_init(&rw_note, src->buf, src->len);
-		rw = &rw_note;
+/* Whether g, a finding of the applied module, reports it again. */
+static bool cmd_annotate_again(const struct annotate_item *it, const struct finding *g, uint32_t m)
+{
+	return g->module_index == m && !g->suppressed && !g->baseline && !strcmp(it->f->rule, g->rule) &&
+	       !strcmp(it->f->computation, g->computation) && !strcmp(it->f->instruction, g->instruction);
+}
+
+/* The rules must not report an applied finding again; findings they no
+ * longer report at all were resolved by the changes. */
+static void cmd_annotate_mark_resolved(struct cmd_annotate_run *r)
+{
+	for (uint32_t m = 0; r->a.apply && m < r->nmod; m++)
+		for (uint32_t x = 0; x < r->nitems[m]; x++) {
+			struct annotate_item *it = &r->items[m][x];
+			bool again = false;
+			for (uint32_t j = 0; j < r->sink2.n && !again; j++)
+				again = cmd_annotate_again(it, r->sink2.items[j], m);
+			if (it->applied && again)
+				fprintf(stderr, "hlolint: warning: %s still reports %%%s after --apply\n", it->f->rule,
+					it->f->instruction);
+			if (it->applied || again)
+				continue;
+			/* Gone from its instruction: resolved, unless the rule
+			 * reports as many as before elsewhere (a peak that moved). */
+			uint32_t before = 0, made = 0, after = 0;
+			for (uint32_t y = 0; y < r->nitems[m]; y++)
+				if (!strcmp(r->items[m][y].f->rule, it->f->rule)) {
+					before++;
+					made += r->items[m][y].applied;
+				}
+			for (uint32_t j = 0; j < r->sink2.n; j++) {
+				const struct finding *g = r->sink2.items[j];
+				after += g->module_index == m && !g->suppressed && !g->baseline && !strcmp(g->rule, it->f->rule);
+			}
+			it->resolved = after < before - made;
+		}
+}
+
+/* Re-parses and re-lints the applied text (its models are the "after"
+ * figures).  False, having said why, when it does not hold together. */
+static bool cmd_annotate_measure(struct cmd_annotate_run *r)
+{
+	if (rewrite_empty(&r->rw_apply))
+		return true;
+	r->applied_text = rewrite_result(&r->rw_apply, &r->applied_len);
+	char label[512];
+	snprintf(label, sizeof label, "%s (with the suggestions applied)", r->src->path);
+	r->f2 = cmd_annotate_reparse(label, r->applied_text, r->applied_len, &r->src2);
+	if (!r->f2) {
+		fprintf(stderr, "hlolint: error: internal: the applied suggestions do not parse; nothing written\n");
+		return false;
 	}
-	k = 0;
-	for (struct hlo_module *m = f->modules; m; m = m->next, k++) {
+	uint32_t n2 = 0;
+	for (struct hlo_module *m = r->f2->modules; m; m = m->next)
+		n2 += m->valid;
+	if (n2 != r->nmod) {
+		fprintf(stderr, "hlolint: error: internal: the applied suggestions do not verify; nothing written\n");
+		return false;
+	}
+	struct hlo_module *m1 = r->f->modules, *m2 = r->f2->modules;
+	for (; m1 && m2; m1 = m1->next, m2 = m2->next)
+		if (apply_space_mismatches(m2) > apply_space_mismatches(m1)) {
+			fprintf(stderr, "hlolint: error: internal: the applied memory spaces are not consistent in "
+					"module %s; nothing written\n", m1->name ? m1->name->str : "?");
+			return false;
+		}
+	r->mms2 = xcalloc(r->nmod + 1, sizeof *r->mms2);
+	struct diag_sink dq;
+	diag_init(&dq, stderr, 20);
+	dq.quiet = true;
+	cmd_annotate_rules(r->f2, r->src2, &r->cfg, &dq, &r->sink2, r->mms2);
+	r->measured = true;
+	cmd_annotate_mark_resolved(r);
+	return true;
+}
+
+/* The output text: the applied text's rewrite, or the original, plus the
+ * comments. */
+static void cmd_annotate_render(struct cmd_annotate_run *r)
+{
+	struct rewrite *rw = &r->rw_apply;
+	if (!r->a.apply) {
+		rewrite_free(&r->rw_note);
+		rewrite_init(&r->rw_note, r->src->buf, r->src->len);
+		rw = &r->rw_note;
+	}
+	uint32_t k = 0;
+	for (struct hlo_module *m = r->f->modules; m; m = m->next, k++) {
+		const struct mem_model *mm = r->mms[k];
 		struct annotate_summary sum = {
-			.total_before = mms[k]->total_bytes,
-			.total_after = measured ? mms2[k]->total_bytes : mms[k]->total_bytes,
-			.have_after = measured,
-			.apply = a.apply,
-			.napplicable = napplicable[k],
-			.napplied = napplied[k],
-			.target = mms[k]->target && mms[k]->target->kind != TARGET_NONE ? mms[k]->target->name : NULL,
-			.hbm_bytes = mms[k]->hbm_bytes,
+			.total_before = mm->total_bytes,
+			.total_after = r->measured ? r->mms2[k]->total_bytes : mm->total_bytes,
+			.have_after = r->measured,
+			.apply = r->a.apply,
+			.napplicable = r->napplicable[k],
+			.napplied = r->napplied[k],
+			.target = mm->target && mm->target->kind != TARGET_NONE ? mm->target->name : NULL,
+			.hbm_bytes = mm->hbm_bytes,
 		};
-		annotate_module(rw, m, items[k], nitems[k], &sum);
+		annotate_module(rw, m, r->items[k], r->nitems[k], &sum);
 	}
-	out = rewrite_result(rw, &out_len);
+	r->out = rewrite_result(rw, &r->out_len);
+}
 
-	/* Write: nothing has been written before this point. */
+/* Writes the output where asked (nothing was written before); false on
+ * an I/O error, said. */
+static bool cmd_annotate_write(struct cmd_annotate_run *r)
+{
+	const struct annotate_args *a = &r->a;
 	bool ok = true;
-	bool changed = out_len != src->len || memcmp(out, src->buf, out_len);
-	if (a.in_place) {
+	bool changed = r->out_len != r->src->len || memcmp(r->out, r->src->buf, r->out_len);
+	if (a->in_place) {
 		if (changed)
-			ok = output_write(a.file, out, out_len, NULL);
-	} else if (a.out && strcmp(a.out, "-")) {
-		ok = output_write(a.out, out, out_len, NULL);
-	} else if (!a.diff) {
-		ok = output_write("-", out, out_len, NULL);
+			ok = output_write(a->file, r->out, r->out_len, NULL);
+	} else if (a->out && strcmp(a->out, "-")) {
+		ok = output_write(a->out, r->out, r->out_len, NULL);
+	} else if (!a->diff) {
+		ok = output_write("-", r->out, r->out_len, NULL);
 	}
-	if (ok && a.diff)
-		ok = annotate_diff(stdout, a.file, a.in_place ? a.file : a.out && strcmp(a.out, "-") ? a.out : a.file,
-				   src->buf, (size_t)src->len, out, out_len);
+	if (ok && a->diff)
+		ok = annotate_diff(stdout, a->file, a->in_place ? a->file : a->out && strcmp(a->out, "-") ? a->out : a->file,
+				   r->src->buf, (size_t)r->src->len, r->out, r->out_len);
 	if (fflush(stdout) != 0 || !ok) {
 		if (ok)
 			fprintf(stderr, "hlolint: error: cannot write output\n");
+		return false;
+	}
+	return true;
+}
+
+/* Options, the configuration and the baseline; false having said why. */
+static bool cmd_annotate_setup(struct cmd_annotate_run *r, int argc, char **argv, struct diag_sink *d)
+{
+	char *found = NULL;
+	const char *cfg_path = r->a.config;
+	if (!cfg_path && !r->a.no_config)
+		cfg_path = found = config_discover();
+	bool cfg_ok = !cfg_path || config_load(&r->cfg, cfg_path, d);
+	free(found);
+	if (!cfg_ok || !cmd_annotate_config(argc, argv, &r->cfg))
+		return false;
+	if (r->a.baseline && !config_baseline_load(&r->cfg, r->a.baseline, d))
+		return false;
+	return cmd_annotate_check_targets(&r->a);
+}
+
+static void cmd_annotate_free(struct cmd_annotate_run *r)
+{
+	if (r->items)
+		for (uint32_t j = 0; j < r->nmod; j++)
+			free(r->items[j]);
+	free(r->items);
+	free(r->nitems);
+	free(r->napplicable);
+	free(r->napplied);
+	free(r->mms);
+	free(r->mms2);
+	free(r->applied_text);
+	free(r->out);
+	apply_free(&r->st);
+	rewrite_free(&r->rw_apply);
+	rewrite_free(&r->rw_note);
+	finding_sink_free(&r->sink);
+	finding_sink_free(&r->sink2);
+	parse_free(r->f2);
+	source_free(r->src2);
+	parse_free(r->f);
+	source_free(r->src);
+	config_free(&r->cfg);
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct cmd_annotate_run run = { .a = { .max_errors = 20 } }, *r = &run;
+	bool help = false;
+	int rc = 2;
+	config_init(&r->cfg);
+	finding_sink_init(&r->sink);
+	finding_sink_init(&r->sink2);
+	rewrite_init(&r->rw_apply, "", 0);
+	rewrite_init(&r->rw_note, "", 0);
+	apply_init(&r->st, &r->rw_apply);
+
+	if (!cmd_annotate_scan(argc, argv, &r->a, &help))
+		goto done;
+	if (help) {
+		cmd_annotate_help(stdout);
+		rc = 0;
 		goto done;
 	}
+	if (!r->a.file) {
+		fprintf(stderr, "hlolint: error: annotate needs a FILE\n\n");
+		cmd_annotate_help(stderr);
+		goto done;
+	}
+	struct diag_sink d;
+	diag_init(&d, stderr, r->a.max_errors);
+	if (!cmd_annotate_setup(r, argc, argv, &d))
+		goto done;
+	r->f = cmd_load(r->a.file, &d, &r->src);
+	if (!r->f || d.errors)
+		goto done;
+	for (struct hlo_module *m = r->f->modules; m; m = m->next) {
+		if (!m->valid)
+			goto done;
+		r->nmod++;
+	}
+	r->mms = xcalloc(r->nmod + 1, sizeof *r->mms);
+	if (!cmd_annotate_rules(r->f, r->src, &r->cfg, &d, &r->sink, r->mms) || d.errors)
+		goto done;
+	cmd_annotate_apply_all(r, cmd_annotate_locate(r));
+	if (!cmd_annotate_measure(r))
+		goto done;
+	cmd_annotate_render(r);
+	if (!cmd_annotate_write(r))
+		goto done;
 	unsigned failing = 0;
-	k = 0;
-	for (struct hlo_module *m = f->modules; m; m = m->next, k++)
-		for (uint32_t j = 0; j < nitems[k]; j++)
-			failing += !items[k][j].applied && !items[k][j].resolved && finding_fails(items[k][j].f, cfg.fail_on);
-	rc = failing && !cfg.exit_zero ? 1 : 0;
+	for (uint32_t k = 0; k < r->nmod; k++)
+		for (uint32_t j = 0; j < r->nitems[k]; j++)
+			failing += !r->items[k][j].applied && !r->items[k][j].resolved &&
+				   finding_fails(r->items[k][j].f, r->cfg.fail_on);
+	rc = failing && !r->cfg.exit_zero ? 1 : 0;
 done:
-	if (items)
-		for (uint32_t j = 0; j < nmod; j++)
-			free(items[j]);
-	free(items);
-	free(nitems);
-	free(napplicable);
-	free(napplied);
-	free(mms);
-	free(mms2);
-	free(applied_text);
-	free(out);
-	apply_free(&st);
-	rewrite_free(&rw_apply);
-	rewrite_free(&rw_note);
-	finding_sink_free(&sink);
-	finding_sink_free(&sink2);
-	parse_free(f2);
-	source_free(src2);
-	parse_free(f);
-	source_free(src);
-	config_free(&cfg);
+	cmd_annotate_free(r);
 	return rc;
 }
