@@ -119,46 +119,9 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 /* Second pass: check settings on top of the config file. */
 static bool cmd_annotate_config(int argc, char **argv, struct config *c)
 {
-	static const char *const ours[] = { "--output", "--config", "--baseline", "--max-errors", NULL };
-	char err[512];
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (!strcmp(s, "-o")) {
-			i++;
-			continue;
-		}
-		if (s[0] != '-' || s[1] != '-' || !strcmp(s, "--apply") || !strcmp(s, "--in-place") ||
-		    !strcmp(s, "--diff") || !strcmp(s, "--no-config"))
-			continue;
-		if (!strcmp(s, "--exit-zero")) {
-			c->exit_zero = true;
-			continue;
-		}
-		char name[128];
-		const char *eq = strchr(s, '=');
-		size_t n = eq ? (size_t)(eq - s) : strlen(s);
-		if (n >= sizeof name)
-			n = sizeof name - 1;
-		memcpy(name, s, n);
-		name[n] = 0;
-		const char *v = eq ? eq + 1 : argv[++i];
-		bool skip = false;
-		for (const char *const *o = ours; *o; o++)
-			skip |= !strcmp(name, *o);
-		if (skip)
-			continue;
-		int r = config_set_arg(c, name, v, err, sizeof err);
-		if (r < 0) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for annotate (see 'hlolint annotate --help' "
-					"and 'hlolint rules')\n", name);
-			return false;
-		}
-		if (!r) {
-			fprintf(stderr, "hlolint: error: %s\n", err);
-			return false;
-		}
-	}
-	return true;
+	static const char *const valued[] = { "-o", "--output", "--config", "--baseline", "--max-errors", NULL };
+	static const char *const flags[] = { "--apply", "--in-place", "--diff", "--no-config", NULL };
+	return cmd_config_args(argc, argv, c, "annotate", valued, flags);
 }
 
 /* ---- Safety: what may be written where ---- */

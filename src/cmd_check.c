@@ -105,42 +105,10 @@ static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *he
 /* Second pass: command-line settings on top of the config file. */
 static bool cmd_check_apply(int argc, char **argv, struct config *c)
 {
-	char err[512];
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (s[0] != '-' || s[1] != '-')
-			continue;
-		if (!strcmp(s, "--no-config") || !strcmp(s, "--exit-zero")) {
-			if (!strcmp(s, "--exit-zero"))
-				c->exit_zero = true;
-			continue;
-		}
-		/* Split --name[=value]. */
-		char name[128];
-		const char *eq = strchr(s, '=');
-		size_t n = eq ? (size_t)(eq - s) : strlen(s);
-		if (n >= sizeof name)
-			n = sizeof name - 1;
-		memcpy(name, s, n);
-		name[n] = 0;
-		const char *v = eq ? eq + 1 : argv[++i];
-		bool ok = true;
-		if (!strcmp(name, "--config") || !strcmp(name, "--baseline") || !strcmp(name, "--write-baseline") ||
-		    !strcmp(name, "--format") || !strcmp(name, "--max-errors"))
-			continue;
-		int r = config_set_arg(c, name, v, err, sizeof err);
-		if (r < 0) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for check (see 'hlolint check --help' "
-					"and 'hlolint rules')\n", name);
-			return false;
-		}
-		ok = r > 0;
-		if (!ok) {
-			fprintf(stderr, "hlolint: error: %s\n", err);
-			return false;
-		}
-	}
-	return true;
+	static const char *const valued[] = { "--config", "--baseline", "--write-baseline", "--format", "--max-errors",
+					      NULL };
+	static const char *const flags[] = { "--no-config", NULL };
+	return cmd_config_args(argc, argv, c, "check", valued, flags);
 }
 
 /* Parses one input and runs the rules over its valid modules.  Returns

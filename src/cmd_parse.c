@@ -5,57 +5,6 @@
 #include <string.h>
 #include "cmd.h"
 
-const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-bool cmd_opt_is(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
-}
-
-bool cmd_uint_arg(const char *opt, const char *val, unsigned *out)
-{
-	char *end;
-	if (!val) {
-		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", opt);
-		return false;
-	}
-	unsigned long v = strtoul(val, &end, 10);
-	if (*val == '-' || end == val || *end || v > 1000000000ul) {
-		fprintf(stderr, "hlolint: error: option '%s' expects a number, got '%s'\n", opt, val);
-		return false;
-	}
-	*out = (unsigned)v;
-	return true;
-}
-
-struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source **src_out)
-{
-	char err[512];
-	struct source *src = source_load(path, err, sizeof err);
-	*src_out = src;
-	if (!src) {
-		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
-		return NULL;
-	}
-	if (src->binary) {
-		diag_report(d, src, span_make(0, 0), DIAG_ERROR, "%s", src->binary);
-		return NULL;
-	}
-	return parse_file(src, d);
-}
-
 static void cmd_parse_help(FILE *out)
 {
 	fprintf(out, "usage: hlolint parse [--max-errors N] FILE...\n\n"

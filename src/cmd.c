@@ -1,0 +1,109 @@
+/* cmd.c - what the subcommands share: option spelling (--name VALUE or
+ * --name=VALUE), unsigned values, loading an input, and handing the lint
+ * options that check and annotate both take to the configuration.  Commands
+ * parse options and print; nothing here runs an analysis. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+bool cmd_opt_is(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+bool cmd_uint_arg(const char *opt, const char *val, unsigned *out)
+{
+	char *end;
+	if (!val) {
+		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", opt);
+		return false;
+	}
+	unsigned long v = strtoul(val, &end, 10);
+	if (*val == '-' || end == val || *end || v > 1000000000ul) {
+		fprintf(stderr, "hlolint: error: option '%s' expects a number, got '%s'\n", opt, val);
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source **src_out)
+{
+	char err[512];
+	struct source *src = source_load(path, err, sizeof err);
+	*src_out = src;
+	if (!src) {
+		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
+		return NULL;
+	}
+	if (src->binary) {
+		diag_report(d, src, span_make(0, 0), DIAG_ERROR, "%s", src->binary);
+		return NULL;
+	}
+	return parse_file(src, d);
+}
+
+/* name in the NULL-terminated list. */
+static bool cmd_listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, const char *const *valued,
+		     const char *const *flags)
+{
+	char err[512];
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (s[0] == '-' && s[1] != '-' && cmd_listed(valued, s)) {
+			i++;        /* a short option's value ("-o FILE") */
+			continue;
+		}
+		if (s[0] != '-' || s[1] != '-' || cmd_listed(flags, s))
+			continue;
+		if (!strcmp(s, "--exit-zero")) {
+			c->exit_zero = true;
+			continue;
+		}
+		/* Split --name[=value]. */
+		char name[128];
+		const char *eq = strchr(s, '=');
+		size_t n = eq ? (size_t)(eq - s) : strlen(s);
+		if (n >= sizeof name)
+			n = sizeof name - 1;
+		memcpy(name, s, n);
+		name[n] = 0;
+		const char *v = eq ? eq + 1 : argv[++i];
+		if (cmd_listed(valued, name))
+			continue;
+		int r = config_set_arg(c, name, v, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for %s (see 'hlolint %s --help' and "
+					"'hlolint rules')\n", name, cmd, cmd);
+			return false;
+		}
+		if (!r) {
+			fprintf(stderr, "hlolint: error: %s\n", err);
+			return false;
+		}
+	}
+	return true;
+}
