@@ -234,11 +234,12 @@ static const char *cmd_mem_h(uint64_t v, char *buf)
 	return size_human(v, buf);
 }
 
-static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm, unsigned top, struct arena *a)
+/* The header: module, target, capacity, how shapes and order were read. */
+static void cmd_mem_header(FILE *out, const char *path, const struct mem_model *mm)
 {
-	struct hlo_module *m = mm->module;
-	char h1[16], h2[16];
+	char h1[16];
 	const char *mem = mm->target->kind == TARGET_CPU ? "memory" : "hbm";
+	struct hlo_module *m = mm->module;
 	fprintf(out, "hlolint memory estimate for module %s (%s), per device\n", m->name ? m->name->str : "?", path);
 	char line[512];
 	snprintf(line, sizeof line, "%s (%s)", mm->target->name, mm->target_reason);
@@ -268,6 +269,13 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 		fprintf(out, "  tiling:      none (dense sizes)\n");
 	fputc('\n', out);
 
+}
+
+/* The total allocation and its parts, then the liveness peak. */
+static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
+{
+	char h1[16], h2[16];
+	const char *mem = mm->target->kind == TARGET_CPU ? "memory" : "hbm";
 	/* The headline is XLA's total allocation (alloc.h); the liveness peak
 	 * follows, with where it happens. */
 	if (mm->hbm_bytes)
@@ -310,7 +318,80 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 		fprintf(out, "Unpinned host memory (S(6)): %s\n", cmd_mem_h(mm->unpinned_host_bytes, h1));
 	if (mm->other_bytes)
 		fprintf(out, "Other memory spaces (S(1) VMEM, S(2)-S(4)), not HBM: %s\n", cmd_mem_h(mm->other_bytes, h1));
+}
 
+/* Allocation number k of the "Largest allocations" list. */
+static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const struct mem_buffer *b, uint32_t k,
+			       struct arena *a)
+{
+	struct hlo_module *m = mm->module;
+	char h1[16], h2[16];
+	struct cmd_mem_alloc al;
+	cmd_mem_describe(mm, b, a, &al);
+	fprintf(out, "  %u. Size: %s\n", k + 1, cmd_mem_h(b->bytes, h1));
+	if (b->bytes_max > b->bytes)
+		fprintf(out, "     Size with the large second-minor tiling: %s\n", cmd_mem_h(b->bytes_max, h1));
+	if (b->def->shape && b->def->shape->type == PT_TUPLE) {
+		char ix[64];
+		cmd_mem_leaf_index(b->def->shape, b->leaf, ix, sizeof ix);
+		fprintf(out, "     Shape: %s (result %s)\n", al.shape, ix);
+	} else {
+		fprintf(out, "     Shape: %s\n", al.shape);
+	}
+	if (al.device_shape[0])
+		fprintf(out, "     Per-device shape: %s\n", al.device_shape);
+	if (b->flags & MEM_BUF_DEFAULT_TILED) {
+		struct size_array sa;
+		struct size_tile t;
+		char tile[64], big[64];
+		int64_t *dims = arena_array(a, b->shape->rank ? b->shape->rank : 1, sizeof *dims);
+		size_array_of(&sa, b->shape);
+		mem_buffer_dims(b, dims);
+		sa.dims = dims;
+		size_tpu_default_tile(&sa, mm->target->tpu_gen, false, &t);
+		size_tile_format(&t, tile, sizeof tile);
+		if (b->bytes_max > b->bytes && size_tpu_default_tile(&sa, mm->target->tpu_gen, true, &t)) {
+			size_tile_format(&t, big, sizeof big);
+			fprintf(out, "     Assumed tiling: %s or %s (%s default)\n", tile, big, mm->target->name);
+		} else {
+			fprintf(out, "     Assumed tiling: %s (%s default)\n", tile, mm->target->name);
+		}
+	}
+	fprintf(out, "     Unpadded size: %s\n", cmd_mem_h(b->unpadded, h1));
+	if (b->bytes > b->unpadded)
+		fprintf(out, "     Extra memory due to padding: %s (%.1fx expansion)\n",
+			cmd_mem_h(b->bytes - b->unpadded, h2),
+			b->unpadded ? (double)b->bytes / (double)b->unpadded : 0.0);
+	if (al.op_name) {
+		fputs("     Operator: op_name=\"", out);
+		fputs(al.op_name, out);
+		fputs("\"\n", out);
+	}
+	if (al.file)
+		fprintf(out, "     Source: %s:%lld\n", al.file, (long long)al.line);
+	fputs("     XLA label: ", out);
+	cmd_mem_label(out, m, b->def);
+	fputc('\n', out);
+	fprintf(out, "     Computation: %s\n", b->def->comp->name->str);
+	fprintf(out, "     Allocation type: %s", mem_kind_name((enum mem_kind)b->kind));
+	if (b->memory_space) {
+		char sp[24];
+		fprintf(out, " (%s)", mem_space_name(b->memory_space, sp));
+	}
+	if (b->flags & MEM_BUF_ALIASED)
+		fputs(", shared with an output (donated)", out);
+	else if (b->flags & MEM_BUF_DONATED)
+		fputs(", donated", out);
+	fprintf(out, "\n     Live: %s, instructions %u-%u of %s\n",
+		(b->flags & MEM_BUF_GLOBAL) ? "whole program" : "defined to last use", b->def_pos, b->last_pos,
+		b->owner->name->str);
+	fputs("     ==========================\n", out);
+}
+
+static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm, unsigned top, struct arena *a)
+{
+	cmd_mem_header(out, path, mm);
+	cmd_mem_totals(out, mm);
 	uint32_t live = 0;
 	for (uint32_t b = 0; b < mm->nbuffers; b++)
 		live += !(mm->buffers[b].flags & MEM_BUF_MERGED);
@@ -320,67 +401,7 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 	fprintf(out, "\nLargest allocations (%u of %u):\n", n < want ? n : want, live);
 	for (uint32_t k = 0; k < n; k++) {
 		struct arena_mark mk = arena_mark(a);
-		struct cmd_mem_alloc al;
-		const struct mem_buffer *b = list[k];
-		cmd_mem_describe(mm, b, a, &al);
-		fprintf(out, "  %u. Size: %s\n", k + 1, cmd_mem_h(b->bytes, h1));
-		if (b->bytes_max > b->bytes)
-			fprintf(out, "     Size with the large second-minor tiling: %s\n", cmd_mem_h(b->bytes_max, h1));
-		if (b->def->shape && b->def->shape->type == PT_TUPLE) {
-			char ix[64];
-			cmd_mem_leaf_index(b->def->shape, b->leaf, ix, sizeof ix);
-			fprintf(out, "     Shape: %s (result %s)\n", al.shape, ix);
-		} else {
-			fprintf(out, "     Shape: %s\n", al.shape);
-		}
-		if (al.device_shape[0])
-			fprintf(out, "     Per-device shape: %s\n", al.device_shape);
-		if (b->flags & MEM_BUF_DEFAULT_TILED) {
-			struct size_array sa;
-			struct size_tile t;
-			char tile[64], big[64];
-			int64_t *dims = arena_array(a, b->shape->rank ? b->shape->rank : 1, sizeof *dims);
-			size_array_of(&sa, b->shape);
-			mem_buffer_dims(b, dims);
-			sa.dims = dims;
-			size_tpu_default_tile(&sa, mm->target->tpu_gen, false, &t);
-			size_tile_format(&t, tile, sizeof tile);
-			if (b->bytes_max > b->bytes && size_tpu_default_tile(&sa, mm->target->tpu_gen, true, &t)) {
-				size_tile_format(&t, big, sizeof big);
-				fprintf(out, "     Assumed tiling: %s or %s (%s default)\n", tile, big, mm->target->name);
-			} else {
-				fprintf(out, "     Assumed tiling: %s (%s default)\n", tile, mm->target->name);
-			}
-		}
-		fprintf(out, "     Unpadded size: %s\n", cmd_mem_h(b->unpadded, h1));
-		if (b->bytes > b->unpadded)
-			fprintf(out, "     Extra memory due to padding: %s (%.1fx expansion)\n",
-				cmd_mem_h(b->bytes - b->unpadded, h2),
-				b->unpadded ? (double)b->bytes / (double)b->unpadded : 0.0);
-		if (al.op_name) {
-			fputs("     Operator: op_name=\"", out);
-			fputs(al.op_name, out);
-			fputs("\"\n", out);
-		}
-		if (al.file)
-			fprintf(out, "     Source: %s:%lld\n", al.file, (long long)al.line);
-		fputs("     XLA label: ", out);
-		cmd_mem_label(out, m, b->def);
-		fputc('\n', out);
-		fprintf(out, "     Computation: %s\n", b->def->comp->name->str);
-		fprintf(out, "     Allocation type: %s", mem_kind_name((enum mem_kind)b->kind));
-		if (b->memory_space) {
-			char sp[24];
-			fprintf(out, " (%s)", mem_space_name(b->memory_space, sp));
-		}
-		if (b->flags & MEM_BUF_ALIASED)
-			fputs(", shared with an output (donated)", out);
-		else if (b->flags & MEM_BUF_DONATED)
-			fputs(", donated", out);
-		fprintf(out, "\n     Live: %s, instructions %u-%u of %s\n",
-			(b->flags & MEM_BUF_GLOBAL) ? "whole program" : "defined to last use", b->def_pos, b->last_pos,
-			b->owner->name->str);
-		fputs("     ==========================\n", out);
+		cmd_mem_alloc_text(out, mm, list[k], k, a);
 		arena_release(a, mk);
 	}
 	free(list);
