@@ -11,6 +11,7 @@
 #include "literal.h"
 #include "loop.h"
 #include "pass.h"
+#include "sharding.h"
 #include "size.h"
 
 #define HT_RULE pass_name_host_transfer   /* its name, from passes.def */
@@ -154,7 +155,7 @@ static void ht_sharding(struct ht_state *st, const struct hlo_instr *i, struct h
 {
 	struct hlo_sharding s;
 	it->gather_device = -1;
-	if (!attr_instr_sharding(st->m->file, i, st->scratch, &s, NULL))
+	if (!sharding_of(st->m->file, i, st->scratch, &s, NULL))
 		return;
 	const struct hlo_sharding *leaf = &s;
 	uint32_t n = 1;

@@ -12,6 +12,7 @@
 #include "mem.h"
 #include "pass.h"
 #include "peak.h"
+#include "sharding.h"
 #include "size.h"
 
 #define RO_RULE pass_name_replicated_oversized   /* its name, from passes.def */
@@ -96,7 +97,7 @@ static int ro_leaf_kind(const struct hlo_sharding *s, uint32_t rank)
 			if (s->subgroups[k] != SUBGROUP_REPLICATED)
 				return -1;
 		for (uint32_t d = 0; d < rank; d++)
-			if (attr_sharding_tile_count(s, d) > 1)
+			if (sharding_tile_count(s, d) > 1)
 				return -1;
 		return RO_REPLICATED;
 	case SHARDING_NAMED:
@@ -107,7 +108,7 @@ static int ro_leaf_kind(const struct hlo_sharding *s, uint32_t rank)
 		if (s->whole != NAMED_DIMS || s->manual.n || s->unreduced.n)
 			return -1;
 		for (uint32_t d = 0; d < rank; d++)
-			if (attr_sharding_tile_count(s, d) > 1)
+			if (sharding_tile_count(s, d) > 1)
 				return -1;
 		return RO_REPLICATED;
 	default:
@@ -198,8 +199,8 @@ static enum walk_result ro_instr(struct hlo_instr *i, void *arg)
 	}
 	struct arena_mark mark = arena_mark(st->scratch);
 	struct hlo_sharding sh;
-	if (attr_instr_sharding(m->file, i, st->scratch, &sh, NULL)) {
-		int64_t n = attr_sharding_num_devices(&sh);
+	if (sharding_of(m->file, i, st->scratch, &sh, NULL)) {
+		int64_t n = sharding_num_devices(&sh);
 		if (n > st->ndev)
 			st->ndev = n;
 		if ((!st->partitioned || param || root || i->op == OP_CONSTANT) && !ro_is_host_transfer(m, i))
@@ -225,11 +226,11 @@ static int64_t ro_user_dim(struct ro_state *st, const struct hlo_instr *i, const
 			continue;
 		struct arena_mark mark = arena_mark(st->scratch);
 		struct hlo_sharding sh;
-		if (attr_instr_sharding(st->m->file, x, st->scratch, &sh, NULL) &&
+		if (sharding_of(st->m->file, x, st->scratch, &sh, NULL) &&
 		    (sh.kind == SHARDING_TILED || sh.kind == SHARDING_NAMED)) {
 			int64_t most = 1;
 			for (uint32_t d = 0; d < s->rank; d++) {
-				int64_t n = attr_sharding_tile_count(&sh, d);
+				int64_t n = sharding_tile_count(&sh, d);
 				if (n > most) {
 					most = n;
 					best = d;

@@ -9,6 +9,7 @@
 #include "attr.h"
 #include "lex.h"
 #include "mem.h"
+#include "sharding.h"
 
 #define NONE UINT64_MAX
 
@@ -940,7 +941,7 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 	struct arena_mark mk = arena_mark(a);
 	struct hlo_sharding sh;
 	struct attr_error err;
-	bool have = at && attr_instr_sharding(m->file, i, a, &sh, &err);
+	bool have = at && sharding_of(m->file, i, a, &sh, &err);
 	if (at && !have) {
 		arena_release(a, mk);
 		snprintf(why, whylen, "the sharding of %%%.*s does not decode", (int)i->name_len, i->name);

@@ -4,6 +4,7 @@
  * fragmentation or rematerialize, and never looks inside fusions. */
 #include "mem.h"
 #include "alloc.h"
+#include "sharding.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,7 +464,7 @@ static const int64_t *mem_split_of(struct mem_ctx *x, const struct hlo_sharding 
 		return NULL;
 	int64_t *v = NULL;
 	for (uint32_t d = 0; d < s->rank; d++) {
-		int64_t n = attr_sharding_tile_count(sh, d);
+		int64_t n = sharding_tile_count(sh, d);
 		if (n > 1 && !v)
 			v = arena_array(x->a, s->rank, sizeof *v);
 		if (v)
@@ -527,7 +528,7 @@ static void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 		return;
 	struct arena_mark mk = arena_mark(&x->scratch);
 	struct hlo_sharding sh;
-	if (ir_attr(i, ATTR_SHARDING) && attr_instr_sharding(x->f, i, &x->scratch, &sh, NULL)) {
+	if (ir_attr(i, ATTR_SHARDING) && sharding_of(x->f, i, &x->scratch, &sh, NULL)) {
 		for (uint32_t j = 0; j < nl; j++) {
 			const struct hlo_sharding *e = &sh;
 			if (sh.kind == SHARDING_TUPLE)
@@ -1982,7 +1983,7 @@ void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint6
 		struct hlo_sharding sh;
 		uint32_t nl = mem_leaf_count(i->shape);
 		const int64_t **own = xcalloc(nl ? nl : 1, sizeof *own);
-		if (ir_attr(i, ATTR_SHARDING) && attr_instr_sharding(i->comp->module->file, i, &x.keep, &sh, NULL)) {
+		if (ir_attr(i, ATTR_SHARDING) && sharding_of(i->comp->module->file, i, &x.keep, &sh, NULL)) {
 			for (uint32_t k = 0; k < nl; k++) {
 				const struct hlo_sharding *e = &sh;
 				if (sh.kind == SHARDING_TUPLE)

@@ -13,6 +13,7 @@
 #include "attr.h"
 #include "lex.h"
 #include "literal.h"
+#include "sharding.h"
 
 /* Tile assignments with more dimensions than this are printed as written. */
 #define PRINT_MAX_DIMS 32
@@ -1072,7 +1073,7 @@ static void print_sharding_attr(struct print_ctx *p, const struct hlo_attr *a)
 	struct hlo_sharding s;
 	char *text = NULL;
 	size_t len = 0;
-	bool ok = v && attr_sharding(p->f, v, &p->scratch, &s, NULL);
+	bool ok = v && sharding_decode(p->f, v, &p->scratch, &s, NULL);
 	FILE *mem = ok ? open_memstream(&text, &len) : NULL;
 	if (mem) {
 		if (s.kind != SHARDING_TUPLE) {
@@ -1231,7 +1232,7 @@ static void print_replica_groups_attr(struct print_ctx *p, const struct hlo_attr
 	struct hlo_value *v = print_decode(p, a);
 	struct hlo_replica_groups rg;
 	struct print_tiles t;
-	if (!v || !attr_replica_groups(p->f, v, &p->scratch, &rg, NULL) || rg.kind == RG_MESH ||
+	if (!v || !sharding_replica_groups(p->f, v, &p->scratch, &rg, NULL) || rg.kind == RG_MESH ||
 	    (rg.kind == RG_IOTA && !print_tiles_from(&t, &rg.iota, rg.iota.dims, rg.iota.rank))) {
 		print_attr_as_text(p, a, false, false);
 		return;

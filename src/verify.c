@@ -12,6 +12,7 @@
 #include "attr.h"
 #include "lex.h"
 #include "literal.h"
+#include "sharding.h"
 
 /* ---- The attribute vocabulary ---- */
 
@@ -482,7 +483,7 @@ static bool verify_is_comp_ref(const struct hlo_value *c)
 static bool verify_sharding_rank(const struct hlo_shape *shape, const struct hlo_sharding *sh,
 				 struct attr_error *e)
 {
-	uint32_t rank = attr_sharding_data_rank(sh);
+	uint32_t rank = sharding_data_rank(sh);
 	bool tiles = sh->kind == SHARDING_TILED || (sh->kind == SHARDING_NAMED && sh->ndims);
 	if (!tiles || !ir_shape_is_array(shape) || rank == shape->rank)
 		return true;
@@ -644,7 +645,7 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 		break;
 	case VK_SHARDING: {
 		struct hlo_sharding sh;
-		ok = attr_sharding(v->f, val, a, &sh, &e) && verify_sharding_fits(i->shape, &sh, &e);
+		ok = sharding_decode(v->f, val, a, &sh, &e) && verify_sharding_fits(i->shape, &sh, &e);
 		break;
 	}
 	case VK_WINDOW: {
@@ -669,7 +670,7 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 	}
 	case VK_REPLICA_GROUPS: {
 		struct hlo_replica_groups rg;
-		ok = attr_replica_groups(v->f, val, a, &rg, &e);
+		ok = sharding_replica_groups(v->f, val, a, &rg, &e);
 		break;
 	}
 	case VK_PAIRS: {
@@ -698,7 +699,7 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 		ok = attr_result_accuracy(val, &e);
 		break;
 	case VK_DOMAIN:
-		ok = attr_domain(v->f, val, a, &e);
+		ok = sharding_domain(v->f, val, a, &e);
 		break;
 	case VK_STATISTICS:
 		ok = attr_statistics(val, &e);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "attr.h"
 #include "parse.h"
+#include "sharding.h"
 
 static int failures;
 
@@ -65,44 +66,44 @@ static void test_shardings(void)
 	struct attr_error e;
 	arena_init(&a);
 
-	CHECK(attr_instr_sharding(f, instr(f, "a"), &a, &s, &e));
+	CHECK(sharding_of(f, instr(f, "a"), &a, &s, &e));
 	CHECK(s.kind == SHARDING_TILED && s.tiles.count == 8 && !s.tiles.devices);
 	/* arange(8).reshape(2,4).T = [[0,4],[1,5],[2,6],[3,7]] */
 	static const int64_t want_a[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
 	for (uint64_t k = 0; k < 8; k++)
-		CHECK(attr_tile_device(&s.tiles, k) == want_a[k]);
-	CHECK(attr_tile_device(&s.tiles, 8) == -1);
-	CHECK(attr_sharding_tile_count(&s, 0) == 4 && attr_sharding_tile_count(&s, 1) == 2);
-	CHECK(attr_sharding_num_devices(&s) == 8 && attr_sharding_data_rank(&s) == 2);
+		CHECK(sharding_tile_device(&s.tiles, k) == want_a[k]);
+	CHECK(sharding_tile_device(&s.tiles, 8) == -1);
+	CHECK(sharding_tile_count(&s, 0) == 4 && sharding_tile_count(&s, 1) == 2);
+	CHECK(sharding_num_devices(&s) == 8 && sharding_data_rank(&s) == 2);
 
-	CHECK(attr_instr_sharding(f, instr(f, "b"), &a, &s, &e));
+	CHECK(sharding_of(f, instr(f, "b"), &a, &s, &e));
 	CHECK(s.nsubgroups == 1 && s.subgroups[0] == SUBGROUP_REPLICATED);
-	CHECK(attr_sharding_data_rank(&s) == 2 && attr_sharding_tile_count(&s, 0) == 2);
-	CHECK(attr_sharding_tile_count(&s, 1) == 1 && attr_sharding_tile_count(&s, 2) == 1);
-	CHECK(attr_tile_device(&s.tiles, 5) == 5);
+	CHECK(sharding_data_rank(&s) == 2 && sharding_tile_count(&s, 0) == 2);
+	CHECK(sharding_tile_count(&s, 1) == 1 && sharding_tile_count(&s, 2) == 1);
+	CHECK(sharding_tile_device(&s.tiles, 5) == 5);
 
-	CHECK(attr_instr_sharding(f, instr(f, "c"), &a, &s, &e));
-	CHECK(s.tiles.devices && attr_tile_device(&s.tiles, 1) == 2);
+	CHECK(sharding_of(f, instr(f, "c"), &a, &s, &e));
+	CHECK(s.tiles.devices && sharding_tile_device(&s.tiles, 1) == 2);
 
-	CHECK(attr_instr_sharding(f, instr(f, "d"), &a, &s, &e));
-	CHECK(s.kind == SHARDING_NAMED && s.mesh.naxes == 2 && attr_mesh_size(&s.mesh) == 8);
+	CHECK(sharding_of(f, instr(f, "d"), &a, &s, &e));
+	CHECK(s.kind == SHARDING_NAMED && s.mesh.naxes == 2 && sharding_mesh_size(&s.mesh) == 8);
 	CHECK(s.ndims == 2 && s.dims[0].n == 2 && s.dims[0].refs[0].sub && s.dims[0].refs[0].axis == 1);
-	CHECK(attr_sharding_tile_count(&s, 0) == 4 && attr_sharding_tile_count(&s, 1) == 1);
+	CHECK(sharding_tile_count(&s, 0) == 4 && sharding_tile_count(&s, 1) == 1);
 	CHECK(s.replicated.n == 1 && s.replicated.refs[0].size == 2);
-	CHECK(attr_sharding_num_devices(&s) == 8);
+	CHECK(sharding_num_devices(&s) == 8);
 
-	CHECK(attr_instr_sharding(f, instr(f, "m"), &a, &s, &e));
-	CHECK(s.kind == SHARDING_MAXIMAL && s.device == 5 && attr_sharding_num_devices(&s) == 1);
+	CHECK(sharding_of(f, instr(f, "m"), &a, &s, &e));
+	CHECK(s.kind == SHARDING_MAXIMAL && s.device == 5 && sharding_num_devices(&s) == 1);
 
-	CHECK(attr_instr_sharding(f, instr(f, "t"), &a, &s, &e));
+	CHECK(sharding_of(f, instr(f, "t"), &a, &s, &e));
 	CHECK(s.kind == SHARDING_TUPLE && s.nelems == 2 && s.elems[0].kind == SHARDING_REPLICATED);
-	CHECK(attr_sharding_num_devices(&s) == 4 && attr_sharding_num_devices(&s.elems[0]) == 0);
+	CHECK(sharding_num_devices(&s) == 4 && sharding_num_devices(&s.elems[0]) == 0);
 
-	CHECK(attr_instr_sharding(f, instr(f, "r"), &a, &s, &e));
+	CHECK(sharding_of(f, instr(f, "r"), &a, &s, &e));
 	/* arange(8).reshape(2,2,2).transpose(2,0,1): element [i][j][k] = 4j + 2k + i */
-	CHECK(attr_tile_device(&s.tiles, 1) == 2 && attr_tile_device(&s.tiles, 2) == 4);
-	CHECK(attr_tile_device(&s.tiles, 4) == 1 && attr_tile_device(&s.tiles, 7) == 7);
-	CHECK(s.nsubgroups == 1 && s.subgroups[0] == SUBGROUP_MANUAL && attr_sharding_data_rank(&s) == 2);
+	CHECK(sharding_tile_device(&s.tiles, 1) == 2 && sharding_tile_device(&s.tiles, 2) == 4);
+	CHECK(sharding_tile_device(&s.tiles, 4) == 1 && sharding_tile_device(&s.tiles, 7) == 7);
+	CHECK(s.nsubgroups == 1 && s.subgroups[0] == SUBGROUP_MANUAL && sharding_data_rank(&s) == 2);
 
 	arena_free(&a);
 	parse_free(f);
@@ -129,14 +130,14 @@ static void test_collectives(void)
 	struct attr_int_lists pairs;
 	struct attr_error e;
 	arena_init(&a);
-	CHECK(attr_replica_groups(f, value_of(f, "a", "replica_groups", &a), &a, &rg, &e));
+	CHECK(sharding_replica_groups(f, value_of(f, "a", "replica_groups", &a), &a, &rg, &e));
 	CHECK(rg.kind == RG_LIST && rg.ngroups == 2 && rg.group_size == 3 && rg.uniform);
-	CHECK(attr_replica_groups(f, value_of(f, "b", "replica_groups", &a), &a, &rg, &e));
+	CHECK(sharding_replica_groups(f, value_of(f, "b", "replica_groups", &a), &a, &rg, &e));
 	CHECK(rg.kind == RG_IOTA && rg.ngroups == 4 && rg.group_size == 2);
-	CHECK(attr_tile_device(&rg.iota, 1) == 4);
-	CHECK(attr_replica_groups(f, value_of(f, "c", "replica_groups", &a), &a, &rg, &e));
+	CHECK(sharding_tile_device(&rg.iota, 1) == 4);
+	CHECK(sharding_replica_groups(f, value_of(f, "c", "replica_groups", &a), &a, &rg, &e));
 	CHECK(rg.kind == RG_MESH && rg.group_size == 4 && rg.ngroups == 2);
-	CHECK(attr_replica_groups(f, value_of(f, "d", "replica_groups", &a), &a, &rg, &e));
+	CHECK(sharding_replica_groups(f, value_of(f, "d", "replica_groups", &a), &a, &rg, &e));
 	CHECK(rg.mesh.maximal && rg.mesh.device == 3 && rg.ngroups == 1);
 	CHECK(attr_source_target_pairs(value_of(f, "cp", "source_target_pairs", &a), &a, &pairs, &e));
 	CHECK(pairs.n == 2 && pairs.lists[1].v[0] == 1 && pairs.lists[1].v[1] == 0);
@@ -249,7 +250,7 @@ static void test_errors(void)
 	struct attr_error e;
 	arena_init(&a);
 	CHECK(d.errors == 1);
-	CHECK(!attr_instr_sharding(f, ir_find_instr(f->modules->comps[0], "p"), &a, &s, &e));
+	CHECK(!sharding_of(f, ir_find_instr(f->modules->comps[0], "p"), &a, &s, &e));
 	CHECK(strstr(e.msg, "permutation") != NULL);
 	CHECK(!span_is_none(e.span) && src->buf[e.span.start] == 'T');
 	arena_free(&a);
