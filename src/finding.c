@@ -360,26 +360,11 @@ bool finding_fails(const struct finding *f, enum finding_severity fail_on)
 	return !f->suppressed && !f->baseline && f->severity >= fail_on;
 }
 
-void finding_set_leaf(struct finding_sink *s, struct finding *f, int64_t leaf)
-{
-	f->leaf = leaf;
-	finding_field_int(s, f, "leaf", leaf);
-}
-
-void finding_set_tuple_index(struct finding_sink *s, struct finding *f, int64_t k)
-{
-	f->tuple_index = k;
-	finding_field_int(s, f, "tuple_index", k);
-}
-
-void finding_set_output_index(struct finding_sink *s, struct finding *f, int64_t k)
-{
-	f->output_index = k;
-	finding_field_int(s, f, "output_index", k);
-}
-
-void finding_set_peak_saved(struct finding_sink *s, struct finding *f, int64_t bytes)
-{
-	f->peak_saved = bytes;
-	finding_field_int(s, f, "peak_saved_bytes", bytes);
-}
+#define FINDING_SETTER(member, key) \
+	void finding_set_##member(struct finding_sink *s, struct finding *f, int64_t v) \
+	{ \
+		f->member = v; \
+		finding_field_int(s, f, key, v); \
+	}
+FINDING_TYPED(FINDING_SETTER)
+#undef FINDING_SETTER

@@ -122,12 +122,14 @@ void finding_field_int(struct finding_sink *s, struct finding *f, const char *ke
 void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v);
 void finding_field_string(struct finding_sink *s, struct finding *f, const char *key, const char *v);
 void finding_field_null(struct finding_sink *s, struct finding *f, const char *key);
-/* Typed members, each also a field ("leaf", "tuple_index",
- * "output_index", "peak_saved_bytes") where it is called. */
-void finding_set_leaf(struct finding_sink *s, struct finding *f, int64_t leaf);
-void finding_set_tuple_index(struct finding_sink *s, struct finding *f, int64_t k);
-void finding_set_output_index(struct finding_sink *s, struct finding *f, int64_t k);
-void finding_set_peak_saved(struct finding_sink *s, struct finding *f, int64_t bytes);
+/* The typed members, X(member, "field"): finding_set_<member>(s, f, v)
+ * sets one and adds it as that field where it is called. */
+#define FINDING_TYPED(X) \
+	X(leaf, "leaf") X(tuple_index, "tuple_index") X(output_index, "output_index") \
+	X(peak_saved, "peak_saved_bytes")
+#define FINDING_SETTER_DECL(member, key) void finding_set_##member(struct finding_sink *s, struct finding *f, int64_t v);
+FINDING_TYPED(FINDING_SETTER_DECL)
+#undef FINDING_SETTER_DECL
 /* Sets f->key (copied): what tells two findings of the rule apart when
  * op_name, shape and source are the same, e.g. the transferred shapes.
  * Must be stable across recompiles: never instruction names or ids. */
