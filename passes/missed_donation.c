@@ -197,31 +197,27 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	st->found++;
 }
 
-static int md_run(struct hlo_module *m, struct pass_context *ctx)
-{
-	if (!ctx->findings || !ctx->mem || !m->entry || !m->entry->root)
-		return 0;
-	const struct mem_model *mm = ctx->mem;
-	struct hlo_comp *entry = m->entry;
-	const struct hlo_instr *root = entry->root;
-	int64_t min_bytes = config_int(ctx->config, CONFIG_OPT_DONATION_MIN_BYTES);
-	struct md_state st = { .m = m, .ctx = ctx, .mm = mm, .scratch = &m->file->arena };
-	struct arena_mark mark = arena_mark(st.scratch);
-	const struct hlo_attr *ecl = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
-	if (ecl) {
-		struct hlo_value *v = attr_parse(m->file, ecl, st.scratch, NULL);
-		st.has_ecl = v && attr_program_shape(v, st.scratch, &st.ecl, NULL);
-	}
+/* What md_run gathers: per buffer, the last use of parameter buffers and
+ * whether a parameter is returned as it is; the candidate outputs and the
+ * undonated parameters. */
+struct md_sets {
+	uint32_t *last;
+	uint8_t *passthrough;
+	struct md_item *outs, *params;
+	uint32_t no, np;
+};
 
-	/* Last use of every parameter buffer in the entry (uses inside called
-	 * computations count at the call site); get-tuple-element and tuple
-	 * only name buffers, their users are the uses. */
-	uint32_t *last = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *last);
-	uint8_t *passthrough = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
+/* Last use of every parameter buffer in the entry (uses inside called
+ * computations count at the call site); get-tuple-element and tuple only
+ * name buffers, their users are the uses. */
+static void md_last_uses(struct md_state *st, struct md_sets *ms)
+{
+	const struct mem_model *mm = st->mm;
+	const struct hlo_comp *entry = st->m->entry;
 	for (uint32_t b = 0; b < mm->nbuffers; b++) {
-		last[b] = MD_NONE;
+		ms->last[b] = MD_NONE;
 		if (mm->buffers[b].param >= 0 && (mm->buffers[b].flags & MEM_BUF_DONATED))
-			st.donates = true;
+			st->donates = true;
 	}
 	for (uint32_t p = 0; p < entry->ninstrs; p++) {
 		const struct hlo_instr *x = entry->instrs[p];
@@ -229,27 +225,30 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 			continue;
 		for (uint32_t k = 0; k < x->noperands; k++) {
 			const struct hlo_instr *o = x->operands[k].instr;
-			if (!o)
-				continue;
-			uint32_t nl = mem_leaf_count(o->shape);
+			uint32_t nl = o ? mem_leaf_count(o->shape) : 0;
 			for (uint32_t j = 0; j < nl; j++) {
 				const struct mem_buffer *b = mem_buffer_at(mm, o, j);
 				if (b && b->param >= 0) {
 					uint32_t id = (uint32_t)(b - mm->buffers);
-					if (last[id] == MD_NONE || last[id] < p)
-						last[id] = p;
+					if (ms->last[id] == MD_NONE || ms->last[id] < p)
+						ms->last[id] = p;
 				}
 			}
 		}
 	}
+}
 
-	/* Outputs: leaves in a buffer of their own (or carried out of a loop
-	 * from a parameter), each buffer once. */
+/* Outputs: leaves in a buffer of their own (or carried out of a loop from
+ * a parameter), each buffer once.  Marks parameters returned as they are. */
+static void md_outputs(struct md_state *st, struct md_sets *ms)
+{
+	const struct mem_model *mm = st->mm;
+	const struct hlo_comp *entry = st->m->entry;
+	const struct hlo_instr *root = entry->root;
 	uint32_t nout = mem_leaf_count(root->shape);
-	struct md_item *outs = xcalloc(nout ? nout : 1, sizeof *outs);
+	ms->outs = xcalloc(nout ? nout : 1, sizeof *ms->outs);
 	struct md_leaf *rl = xcalloc(nout ? nout : 1, sizeof *rl);
-	md_leaves(&st, st.has_ecl ? st.ecl.result : NULL, root->shape, rl, nout);
-	uint32_t no = 0;
+	md_leaves(st, st->has_ecl ? st->ecl.result : NULL, root->shape, rl, nout);
 	uint8_t *seen = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
 	for (uint32_t j = 0; j < nout; j++) {
 		const struct mem_buffer *b = mem_buffer_at(mm, root, j);
@@ -265,7 +264,7 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 			    x->operands[0].instr->op == OP_WHILE)
 				loop = x->operands[0].instr;
 			else {
-				passthrough[id] = 1;
+				ms->passthrough[id] = 1;
 				continue;
 			}
 		}
@@ -278,8 +277,8 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 		const struct hlo_shape *s = rl[j].s;
 		if (!s || !ir_shape_is_array(s))
 			continue;
-		struct md_item *it = &outs[no++];
-		it->key = md_key(&st, s);
+		struct md_item *it = &ms->outs[ms->no++];
+		it->key = md_key(st, s);
 		it->path = rl[j].path;
 		it->b = b;
 		it->at = loop ? loop : x ? x : root;
@@ -291,36 +290,43 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 		it->loop = loop;
 		it->param = -1;
 	}
+	free(seen);
+	free(rl);
+}
 
-	/* Parameters not donated, in device memory. */
-	uint32_t cap = 16, np = 0;
-	struct md_item *params = xcalloc(cap, sizeof *params);
-	for (uint32_t n = 0; n < entry->nparams && no; n++) {
+/* Parameters not donated, in device memory. */
+static void md_params(struct md_state *st, struct md_sets *ms)
+{
+	const struct mem_model *mm = st->mm;
+	const struct hlo_comp *entry = st->m->entry;
+	uint32_t cap = 16;
+	ms->params = xcalloc(cap, sizeof *ms->params);
+	for (uint32_t n = 0; n < entry->nparams && ms->no; n++) {
 		const struct hlo_instr *p = entry->params[n];
 		if (!p)
 			continue;
 		uint32_t nl = mem_leaf_count(p->shape);
 		struct md_leaf one, *pl = nl > 1 ? xcalloc(nl, sizeof *pl) : &one;
-		const struct hlo_shape *ecl_p = st.has_ecl && (uint64_t)n < st.ecl.nparams ? st.ecl.params[n] : NULL;
-		md_leaves(&st, ecl_p, p->shape, pl, nl);
+		const struct hlo_shape *ecl_p = st->has_ecl && (uint64_t)n < st->ecl.nparams ? st->ecl.params[n] : NULL;
+		md_leaves(st, ecl_p, p->shape, pl, nl);
 		for (uint32_t j = 0; j < nl; j++) {
 			const struct mem_buffer *b = mem_buffer_at(mm, p, j);
-			if (!b || b->param < 0 || (b->flags & MEM_BUF_DONATED) || passthrough[b - mm->buffers] ||
+			if (!b || b->param < 0 || (b->flags & MEM_BUF_DONATED) || ms->passthrough[b - mm->buffers] ||
 			    mem_space_class(b->memory_space) != MEM_SPACE_DEVICE || !b->bytes)
 				continue;
 			const struct hlo_shape *s = pl[j].s;
 			if (!s || !ir_shape_is_array(s))
 				continue;
-			if (np == cap) {
+			if (ms->np == cap) {
 				cap *= 2;
-				params = xreallocarray(params, cap, sizeof *params);
+				ms->params = xreallocarray(ms->params, cap, sizeof *ms->params);
 			}
-			struct md_item *it = &params[np++];
+			struct md_item *it = &ms->params[ms->np++];
 			memset(it, 0, sizeof *it);
-			it->key = md_key(&st, s);
+			it->key = md_key(st, s);
 			it->b = b;
 			it->at = p;
-			it->pos = last[b - mm->buffers];
+			it->pos = ms->last[b - mm->buffers];
 			it->unused = it->pos == MD_NONE;
 			if (it->unused)
 				it->pos = 0;
@@ -332,14 +338,17 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 		if (pl != &one)
 			free(pl);
 	}
+}
 
-	/* Pair them shape by shape: outputs in order of computation, each
-	 * with the parameter whose last use came first among those already
-	 * dead (greedy, a maximum matching for these intervals). */
+/* Pairs them shape by shape: outputs in order of computation, each with
+ * the parameter whose last use came first among those already dead
+ * (greedy, a maximum matching for these intervals).  Sets st's totals. */
+static void md_pair(struct md_state *st, struct md_sets *ms)
+{
+	struct md_item *outs = ms->outs, *params = ms->params;
+	uint32_t no = ms->no, np = ms->np;
 	qsort(outs, no, sizeof *outs, md_cmp);
 	qsort(params, np, sizeof *params, md_cmp);
-	uint32_t nmatch = 0;
-	uint64_t total = 0;
 	for (uint32_t oi = 0, pi = 0; oi < no;) {
 		const char *key = outs[oi].key;
 		uint32_t oe = oi;
@@ -356,31 +365,49 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 				avail++;
 			if (head < avail) {
 				params[head++].match = o;
-				nmatch++;
-				total = size_add(total, outs[o].b->bytes);
+				st->nmatch++;
+				st->total = size_add(st->total, outs[o].b->bytes);
 			}
 		}
 		oi = oe;
 		pi = pe;
 	}
-	st.total = total;
-	st.nmatch = nmatch;
-	if (nmatch && total >= (uint64_t)(min_bytes > 0 ? min_bytes : 0)) {
+}
+
+static int md_run(struct hlo_module *m, struct pass_context *ctx)
+{
+	if (!ctx->findings || !ctx->mem || !m->entry || !m->entry->root)
+		return 0;
+	const struct mem_model *mm = ctx->mem;
+	int64_t min_bytes = config_int(ctx->config, CONFIG_OPT_DONATION_MIN_BYTES);
+	struct md_state st = { .m = m, .ctx = ctx, .mm = mm, .scratch = &m->file->arena };
+	struct arena_mark mark = arena_mark(st.scratch);
+	const struct hlo_attr *ecl = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
+	if (ecl) {
+		struct hlo_value *v = attr_parse(m->file, ecl, st.scratch, NULL);
+		st.has_ecl = v && attr_program_shape(v, st.scratch, &st.ecl, NULL);
+	}
+	struct md_sets ms = { 0 };
+	ms.last = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *ms.last);
+	ms.passthrough = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
+	md_last_uses(&st, &ms);
+	md_outputs(&st, &ms);
+	md_params(&st, &ms);
+	md_pair(&st, &ms);
+	if (st.nmatch && st.total >= (uint64_t)(min_bytes > 0 ? min_bytes : 0)) {
 		struct peak_set pk;
 		peak_init(&pk, mm);
 		/* Report in parameter order. */
-		qsort(params, np, sizeof *params, md_cmp_param);
-		for (uint32_t k = 0; k < np; k++)
-			if (params[k].match != MD_NONE)
-				md_report(&st, &params[k], &outs[params[k].match], &pk);
+		qsort(ms.params, ms.np, sizeof *ms.params, md_cmp_param);
+		for (uint32_t k = 0; k < ms.np; k++)
+			if (ms.params[k].match != MD_NONE)
+				md_report(&st, &ms.params[k], &ms.outs[ms.params[k].match], &pk);
 		peak_free(&pk);
 	}
-	free(last);
-	free(passthrough);
-	free(seen);
-	free(outs);
-	free(rl);
-	free(params);
+	free(ms.last);
+	free(ms.passthrough);
+	free(ms.outs);
+	free(ms.params);
 	arena_release(st.scratch, mark);
 	return st.found;
 }
