@@ -41,6 +41,86 @@ static int hb_fix_cmp(const void *pa, const void *pb)
 	return a->f->order < b->f->order ? -1 : a->f->order > b->f->order;
 }
 
+/* Notes: the largest buffers live at the liveness peak. */
+static void hb_live_notes(struct finding_sink *fs, struct finding *f, const struct mem_model *mm,
+			  const struct config *cfg)
+{
+	struct peak_set pk;
+	peak_init(&pk, mm);
+	int64_t top = config_int(cfg, CONFIG_OPT_HBM_BUDGET_TOP);
+	uint32_t want = top <= 0 ? 0 : top > 100 ? 100 : (uint32_t)top;
+	if (want && pk.nlive) {
+		const struct mem_buffer **list = xmalloc(want * sizeof *list);
+		uint32_t n = peak_top(&pk, list, want);
+		for (uint32_t k = 0; k < n; k++) {
+			const struct mem_buffer *b = list[k];
+			char shape[256], sb[16];
+			ir_shape_format(b->shape, true, shape, sizeof shape);
+			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)", k + 1, size_human(b->bytes, sb),
+				     shape, (int)b->def->name_len, b->def->name, mem_kind_name((enum mem_kind)b->kind),
+				     b->owner->name->str);
+		}
+		free(list);
+	}
+	peak_free(&pk);
+
+}
+
+/* Notes: what the earlier rules found that is live at the peak, and
+ * whether fixing it would cover the excess.  Returns their saving; *nfound
+ * gets how many there are. */
+static uint64_t hb_fix_notes(struct finding_sink *fs, struct finding *f, uint64_t excess, const char *eb,
+			     uint32_t *nfound)
+{
+	uint32_t nfix = 0, capfix = 16;
+	struct hb_fix *fix = xmalloc(capfix * sizeof *fix);
+	uint64_t total = 0;
+	for (uint32_t k = fs->module_first; k < fs->n; k++) {
+		const struct finding *g = fs->items[k];
+		if (g == f)
+			continue;
+		int64_t s = g->peak_saved;
+		if (s <= 0)
+			continue;
+		if (nfix == capfix) {
+			capfix *= 2;
+			fix = xreallocarray(fix, capfix, sizeof *fix);
+		}
+		fix[nfix].f = g;
+		fix[nfix++].saved = (uint64_t)s;
+		total = size_add(total, (uint64_t)s);
+	}
+	qsort(fix, nfix, sizeof *fix, hb_fix_cmp);
+	uint32_t alone = 0;
+	for (uint32_t k = 0; k < nfix && k < HB_FIXES; k++) {
+		const struct finding *g = fix[k].f;
+		char sb[16];
+		bool enough = fix[k].saved >= excess;
+		alone += enough;
+		finding_note(fs, f, "%s at %%%s (line %llu) would lower the peak by up to %s%s", g->rule, g->instruction,
+			     (unsigned long long)g->line, size_human(fix[k].saved, sb),
+			     enough ? ": enough on its own" : "");
+	}
+	if (nfix > HB_FIXES)
+		finding_note(fs, f, "and %u more findings", nfix - HB_FIXES);
+	if (nfix) {
+		char sb[16];
+		if (total >= excess)
+			finding_note(fs, f, "together the %u findings above lower the peak by up to %s: enough to fit%s", nfix,
+				     size_human(total, sb), alone ? "" : " only if several are fixed");
+		else
+			finding_note(fs, f, "together the findings above lower the peak by at most %s, short of the %s "
+				     "needed: also shard, rematerialize (jax.checkpoint) or offload more", size_human(total, sb),
+				     eb);
+	} else {
+		finding_note(fs, f, "no other finding of this module is live at the peak: shard the largest arrays over "
+			     "more devices, rematerialize activations (jax.checkpoint) or offload them to host memory");
+	}
+	free(fix);
+	*nfound = nfix;
+	return total;
+}
+
 static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 {
 	if (!ctx->findings || !ctx->mem)
@@ -95,71 +175,9 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 				     "in this unoptimized module: the estimate keeps those values in device memory", n,
 				     n == 1 ? "" : "s", n == 1 ? "is" : "are");
 	}
-	/* Top contributors: the largest buffers live at the peak. */
-	struct peak_set pk;
-	peak_init(&pk, mm);
-	int64_t top = config_int(ctx->config, CONFIG_OPT_HBM_BUDGET_TOP);
-	uint32_t want = top <= 0 ? 0 : top > 100 ? 100 : (uint32_t)top;
-	if (want && pk.nlive) {
-		const struct mem_buffer **list = xmalloc(want * sizeof *list);
-		uint32_t n = peak_top(&pk, list, want);
-		for (uint32_t k = 0; k < n; k++) {
-			const struct mem_buffer *b = list[k];
-			char shape[256], sb[16];
-			ir_shape_format(b->shape, true, shape, sizeof shape);
-			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)", k + 1, size_human(b->bytes, sb),
-				     shape, (int)b->def->name_len, b->def->name, mem_kind_name((enum mem_kind)b->kind),
-				     b->owner->name->str);
-		}
-		free(list);
-	}
-	peak_free(&pk);
-
-	/* What the earlier rules found that is live at the peak. */
-	uint32_t nfix = 0, capfix = 16;
-	struct hb_fix *fix = xmalloc(capfix * sizeof *fix);
-	uint64_t total = 0;
-	for (uint32_t k = fs->module_first; k < fs->n; k++) {
-		const struct finding *g = fs->items[k];
-		if (g == f)
-			continue;
-		int64_t s = g->peak_saved;
-		if (s <= 0)
-			continue;
-		if (nfix == capfix) {
-			capfix *= 2;
-			fix = xreallocarray(fix, capfix, sizeof *fix);
-		}
-		fix[nfix].f = g;
-		fix[nfix++].saved = (uint64_t)s;
-		total = size_add(total, (uint64_t)s);
-	}
-	qsort(fix, nfix, sizeof *fix, hb_fix_cmp);
-	uint32_t alone = 0;
-	for (uint32_t k = 0; k < nfix && k < HB_FIXES; k++) {
-		const struct finding *g = fix[k].f;
-		char sb[16];
-		bool enough = fix[k].saved >= excess;
-		alone += enough;
-		finding_note(fs, f, "%s at %%%s (line %llu) would lower the peak by up to %s%s", g->rule, g->instruction,
-			     (unsigned long long)g->line, size_human(fix[k].saved, sb),
-			     enough ? ": enough on its own" : "");
-	}
-	if (nfix > HB_FIXES)
-		finding_note(fs, f, "and %u more findings", nfix - HB_FIXES);
-	if (nfix) {
-		char sb[16];
-		if (total >= excess)
-			finding_note(fs, f, "together the %u findings above lower the peak by up to %s: enough to fit%s", nfix,
-				     size_human(total, sb), alone ? "" : " only if several are fixed");
-		else
-			finding_note(fs, f, "together the findings above lower the peak by at most %s, short of the %s "
-				     "needed: also shard, rematerialize (jax.checkpoint) or offload more", size_human(total, sb),
-				     eb);
-	} else {
-		finding_note(fs, f, "no other finding of this module is live at the peak: shard the largest arrays over "
-			     "more devices, rematerialize activations (jax.checkpoint) or offload them to host memory");
-	}
+	hb_live_notes(fs, f, mm, ctx->config);
+	uint32_t nfix;
+	uint64_t total = hb_fix_notes(fs, f, excess, eb, &nfix);
 	finding_field_int(fs, f, "total_bytes", (int64_t)mm->total_bytes);
 	finding_field_int(fs, f, "total_bytes_max", (int64_t)mm->total_bytes_max);
 	finding_field_int(fs, f, "peak_bytes", (int64_t)mm->peak_bytes);
@@ -168,7 +186,6 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	finding_field_int(fs, f, "excess_bytes", (int64_t)excess);
 	finding_field_int(fs, f, "fixable_bytes", (int64_t)total);
 	finding_field_bool(fs, f, "fixable", nfix && total >= excess);
-	free(fix);
 	return 1;
 }
 
