@@ -10,7 +10,9 @@ WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wwrite-strings -Wundef -Wold-style-definition
 OPT     ?= -O2 -g
 CFLAGS  ?=
-CPPFLAGS += -Isrc -I$(BUILD)/grammar -Ipasses
+# One directory per stage of the data flow (docs/ARCHITECTURE.md).
+STAGES  := front ir model lint rewrite cli
+CPPFLAGS += $(addprefix -Isrc/,$(STAGES)) -I$(BUILD)/grammar -Ipasses
 LDLIBS  += -lz -lm
 WERROR  ?=
 SAN     ?=
@@ -36,7 +38,7 @@ endif
 
 -include local.mk
 
-SRC      := $(wildcard src/*.c) $(wildcard passes/*.c)
+SRC      := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c)) $(wildcard passes/*.c)
 OBJ      := $(patsubst %.c,$(BUILD)/%.o,$(SRC))
 GEN_OBJ  := $(BUILD)/grammar/hlo.tab.o $(BUILD)/grammar/hlo.lex.o
 DEPS     := $(OBJ:.o=.d) $(GEN_OBJ:.o=.d)
@@ -147,7 +149,8 @@ $(DEPS_STAMP): Makefile
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 # The unit tests cover the core units only, so they build before the parser.
-UNIT_LIB := $(addprefix $(BUILD)/src/,arena.o intern.o source.o diag.o lex.o literal.o size.o)
+UNIT_LIB := $(addprefix $(BUILD)/src/,ir/arena.o ir/intern.o front/source.o front/diag.o front/lex.o \
+            front/literal.o model/size.o)
 UNIT_BIN := $(BUILD)/unit/run_unit
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_LIB)

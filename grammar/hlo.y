@@ -1,5 +1,5 @@
 /* hlo.y - the HLO text grammar: shapes of sentences only.  Every action calls
- * one build_* function (src/build.c); no lookups, checks or printing here.
+ * one build_* function (src/front/build.c); no lookups, checks or printing here.
  * Attribute values are parsed generically (groups of items) and kept as
  * spans; value_parse re-enters this grammar at START_VALUE to decode one. */
 %define api.pure full
@@ -52,7 +52,7 @@ static void hlo_yyerror(HLO_YYLTYPE *loc, yyscan_t scanner, struct build_ctx *ct
 	struct hlo_value *value;
 }
 
-%token START_MODULE START_VALUE START_SHAPE
+%token START_MODULE START_VALUE START_SHAPE START_SIGNATURE
 %token T_HLOMODULE "HloModule" T_ENTRY "ENTRY" T_ROOT "ROOT"
 %token T_FILENAMES "FileNames" T_FUNCTIONNAMES "FunctionNames"
 %token T_FILELOCATIONS "FileLocations" T_STACKFRAMES "StackFrames"
@@ -83,6 +83,9 @@ top
 	: START_MODULE file
 	| START_VALUE values                    { build_value_result(ctx, $2); }
 	| START_SHAPE shape                     { build_shape_result(ctx, $2); }
+	| START_SHAPE '=' shape                 { build_shape_result(ctx, $3); }
+	| START_SIGNATURE '(' sig_mark sig_params_opt ')' ARROW shape
+	                                        { build_shape_result(ctx, $7); }
 	;
 
 /* ---- files and modules ---- */
@@ -167,12 +170,12 @@ comp
 	;
 
 comp_head
-	: T_ENTRY cname                        { $$ = build_comp_head(ctx, true, @2, 0, NULL, false); }
-	| cname                                 { $$ = build_comp_head(ctx, false, @1, 0, NULL, false); }
+	: T_ENTRY cname                        { $$ = build_comp_head(ctx, true, @2, 0, NULL, span_none()); }
+	| cname                                 { $$ = build_comp_head(ctx, false, @1, 0, NULL, span_none()); }
 	| T_ENTRY cname '(' sig_mark sig_params_opt ')' ARROW shape
-	                                        { $$ = build_comp_head(ctx, true, @2, $4, $8, true); }
+	                                        { $$ = build_comp_head(ctx, true, @2, $4, $8, span_make(@3.start, @8.end)); }
 	| cname '(' sig_mark sig_params_opt ')' ARROW shape
-	                                        { $$ = build_comp_head(ctx, false, @1, $3, $7, true); }
+	                                        { $$ = build_comp_head(ctx, false, @1, $3, $7, span_make(@2.start, @7.end)); }
 	;
 
 cname
@@ -246,10 +249,10 @@ operands
 
 /* %x, f32[] %x, %p#1#0, parameter(0)'s 0, or a nested instruction */
 operand
-	: IDENT gte_opt                         { build_operand(ctx, NULL, @1, $2); }
-	| PNAME gte_opt                         { build_operand(ctx, NULL, @1, $2); }
-	| shape IDENT gte_opt                   { build_operand(ctx, $1, @2, $3); }
-	| shape PNAME gte_opt                   { build_operand(ctx, $1, @2, $3); }
+	: IDENT gte_opt                         { build_operand(ctx, NULL, span_none(), @1, $2); }
+	| PNAME gte_opt                         { build_operand(ctx, NULL, span_none(), @1, $2); }
+	| shape IDENT gte_opt                   { build_operand(ctx, $1, @1, @2, $3); }
+	| shape PNAME gte_opt                   { build_operand(ctx, $1, @1, @2, $3); }
 	| rhs                                   { build_operand_nested(ctx, $1, @$); }
 	| INT                                   { build_operand_int(ctx, $1, @$); }
 	;
@@ -432,7 +435,11 @@ m2m
 
 layout_tail
 	: %empty
-	| ':' layout_attrs
+	| layout_colon layout_attrs
+	;
+
+layout_colon
+	: ':'                                   { build_layout_colon(ctx, @1); }
 	;
 
 layout_attrs

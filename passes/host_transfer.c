@@ -101,21 +101,6 @@ static uint64_t ht_operand_bytes(const struct hlo_instr *i, uint32_t from)
 
 /* ---- Attribute helpers ---- */
 
-/* The unquoted text of a string attribute (no escapes expected in the
- * names compared here); NULL when absent or not a plain string. */
-static const char *ht_string_attr(const struct hlo_module *m, const struct hlo_instr *i, enum attr_key key,
-				  size_t *len)
-{
-	const struct hlo_attr *at = ir_attr(i, key);
-	if (!at || at->value_len < 2)
-		return NULL;
-	const char *t = ir_text(m->file, ir_attr_value(at));
-	if (t[0] != '"' || t[at->value_len - 1] != '"')
-		return NULL;
-	*len = at->value_len - 2;
-	return t + 1;
-}
-
 static bool ht_is(const char *s, size_t n, const char *lit)
 {
 	return s && strlen(lit) == n && !memcmp(s, lit, n);
@@ -182,7 +167,7 @@ static const char *const ht_callback_targets[] = {
 static bool ht_custom_call(struct ht_state *st, const struct hlo_instr *i, struct ht_item *it)
 {
 	size_t n;
-	const char *t = ht_string_attr(st->m, i, ATTR_CUSTOM_CALL_TARGET, &n);
+	const char *t = attr_plain(st->m->file, i, ATTR_CUSTOM_CALL_TARGET, &n);
 	int which = -1;
 	for (int k = 0; ht_callback_targets[k] && which < 0; k++)
 		if (ht_is(t, n, ht_callback_targets[k]))
@@ -280,7 +265,7 @@ static bool ht_classify(struct ht_state *st, const struct hlo_instr *i, struct h
 	return ok;
 }
 
-/* ---- Loops and trip counts (src/loop.c) ---- */
+/* ---- Loops and trip counts (src/model/loop.c) ---- */
 
 
 /* Loop context of every computation, callers before callees (Kahn's order

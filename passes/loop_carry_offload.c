@@ -10,6 +10,7 @@
 #include "config.h"
 #include "finding.h"
 #include "loop.h"
+#include "alias.h"
 #include "mem.h"
 #include "pass.h"
 #include "peak.h"
@@ -63,11 +64,11 @@ static bool lco_has_placement(const struct hlo_module *m, const struct hlo_instr
 /* The placement a custom call asks for, from the memory model's reading. */
 static enum lco_annot lco_annotation(const struct hlo_module *m, const struct hlo_instr *i)
 {
-	switch (mem_placement(m->file, i)) {
-	case MEM_PLACE_HOST: return LCO_TO_HOST;
-	case MEM_PLACE_DEVICE: return LCO_TO_DEVICE;
-	case MEM_PLACE_OTHER: return LCO_OTHER;
-	case MEM_PLACE_NONE: break;
+	switch (alias_placement(m->file, i)) {
+	case ALIAS_PLACE_HOST: return LCO_TO_HOST;
+	case ALIAS_PLACE_DEVICE: return LCO_TO_DEVICE;
+	case ALIAS_PLACE_OTHER: return LCO_OTHER;
+	case ALIAS_PLACE_NONE: break;
 	}
 	return LCO_NOT;
 }
@@ -418,7 +419,7 @@ static uint32_t lco_leaf_of(const struct hlo_shape *s, int64_t k)
 {
 	uint32_t leaf = 0;
 	for (int64_t e = 0; e < k && (uint64_t)e < s->rank; e++)
-		leaf += mem_leaf_count(s->elems[e]);
+		leaf += ir_leaf_count(s->elems[e]);
 	return leaf;
 }
 
@@ -574,12 +575,12 @@ static void lco_survivor(struct lco_state *st, const struct hlo_instr *i)
 	struct finding_sink *fs = st->ctx->findings;
 	bool cpu = st->mm->target && st->mm->target->kind == TARGET_CPU;
 	enum lco_annot a = lco_annotation(st->m, i);
-	const struct hlo_attr *at = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
-	const char *t = at ? ir_text(st->m->file, ir_attr_value(at)) : "\"?\"";
-	int tn = at && at->value_len >= 2 ? (int)at->value_len - 2 : 1;
+	size_t n;
+	const char *t = attr_plain(st->m->file, i, ATTR_CUSTOM_CALL_TARGET, &n);
+	int tn = t ? (int)n : 1;
 	struct finding *f = finding_add(fs, LCO_RULE, cpu ? FINDING_NOTE : FINDING_WARNING, st->m, i,
 					"offload annotation %.*s survived into the scheduled module: the compiler did "
-					"not apply it", tn, t + 1);
+					"not apply it", tn, t ? t : "?");
 	finding_set_key(fs, f, a == LCO_TO_HOST ? "survivor:to-host" : a == LCO_TO_DEVICE ? "survivor:to-device"
 											 : "survivor");
 	uint64_t p, px, u;

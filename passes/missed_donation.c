@@ -82,7 +82,7 @@ static void md_leaves(struct md_state *st, const struct hlo_shape *ecl, const st
 {
 	char path[MD_PATH + 1] = "{";
 	uint32_t j = 0;
-	const struct hlo_shape *s = ecl && mem_leaf_count(ecl) == n ? ecl : own;
+	const struct hlo_shape *s = ecl && ir_leaf_count(ecl) == n ? ecl : own;
 	md_walk(st, s, out, n, &j, path, 1);
 }
 
@@ -100,7 +100,7 @@ static const char *md_key(struct md_state *st, const struct hlo_shape *s)
 static const struct hlo_instr *md_producer(const struct hlo_instr *root, uint32_t j)
 {
 	const struct hlo_instr *x = root;
-	if (root->op == OP_TUPLE && root->noperands == mem_leaf_count(root->shape)) {
+	if (root->op == OP_TUPLE && root->noperands == ir_leaf_count(root->shape)) {
 		if (j >= root->noperands)
 			return NULL;
 		x = root->operands[j].instr;
@@ -225,7 +225,7 @@ static void md_last_uses(struct md_state *st, struct md_sets *ms)
 			continue;
 		for (uint32_t k = 0; k < x->noperands; k++) {
 			const struct hlo_instr *o = x->operands[k].instr;
-			uint32_t nl = o ? mem_leaf_count(o->shape) : 0;
+			uint32_t nl = o ? ir_leaf_count(o->shape) : 0;
 			for (uint32_t j = 0; j < nl; j++) {
 				const struct mem_buffer *b = mem_buffer_at(mm, o, j);
 				if (b && b->param >= 0) {
@@ -245,7 +245,7 @@ static void md_outputs(struct md_state *st, struct md_sets *ms)
 	const struct mem_model *mm = st->mm;
 	const struct hlo_comp *entry = st->m->entry;
 	const struct hlo_instr *root = entry->root;
-	uint32_t nout = mem_leaf_count(root->shape);
+	uint32_t nout = ir_leaf_count(root->shape);
 	ms->outs = xcalloc(nout ? nout : 1, sizeof *ms->outs);
 	struct md_leaf *rl = xcalloc(nout ? nout : 1, sizeof *rl);
 	md_leaves(st, st->has_ecl ? st->ecl.result : NULL, root->shape, rl, nout);
@@ -305,7 +305,7 @@ static void md_params(struct md_state *st, struct md_sets *ms)
 		const struct hlo_instr *p = entry->params[n];
 		if (!p)
 			continue;
-		uint32_t nl = mem_leaf_count(p->shape);
+		uint32_t nl = ir_leaf_count(p->shape);
 		struct md_leaf one, *pl = nl > 1 ? xcalloc(nl, sizeof *pl) : &one;
 		const struct hlo_shape *ecl_p = st->has_ecl && (uint64_t)n < st->ecl.nparams ? st->ecl.params[n] : NULL;
 		md_leaves(st, ecl_p, p->shape, pl, nl);

@@ -122,13 +122,10 @@ static bool ro_is_host_transfer(const struct hlo_module *m, const struct hlo_ins
 		return true;
 	if (i->op != OP_CUSTOM_CALL)
 		return false;
-	const struct hlo_attr *at = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
-	if (!at)
-		return false;
-	const char *t = ir_text(m->file, ir_attr_value(at));
-	size_t n = at->value_len;
+	size_t n;
+	const char *t = attr_plain(m->file, i, ATTR_CUSTOM_CALL_TARGET, &n);
 	static const char cb[] = "_callback";
-	return n > sizeof cb && !memcmp(t + n - sizeof cb, cb, sizeof cb - 1);
+	return t && n >= sizeof cb - 1 && !memcmp(t + n - (sizeof cb - 1), cb, sizeof cb - 1);
 }
 
 static void ro_add(struct ro_state *st, const struct ro_cand *c)
@@ -149,7 +146,7 @@ static void ro_sharded(struct ro_state *st, const struct hlo_instr *i, const str
 	bool tuple = i->shape && i->shape->type == PT_TUPLE;
 	if (tuple && !root && !(i->op == OP_PARAMETER && i->comp == st->m->entry))
 		return;    /* the leaves come from instructions judged on their own */
-	uint32_t nl = mem_leaf_count(i->shape);
+	uint32_t nl = ir_leaf_count(i->shape);
 	for (uint32_t j = 0; j < nl; j++) {
 		const struct hlo_sharding *e = sh;
 		if (sh->kind == SHARDING_TUPLE)

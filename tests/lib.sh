@@ -38,3 +38,10 @@ expect_rule() {
 	_n=$(grep -c -e "$_pat" "$tmp/rule.out")
 	[ "$_n" -eq "$_want" ] || fail "$_f $*: $_n lines match '$_pat', expected $_want"
 }
+
+# The -I flags of the source tree (one directory per stage, as the Makefile
+# sets them), for tests that compile C against build/libhlolint.a.
+src_includes() {
+	for d in src/*/; do printf -- '-I%s ' "${d%/}"; done
+	printf -- '-Ipasses'
+}

@@ -4,7 +4,7 @@
 # runs it: the rewrite buffer, comment placement, --apply edits and the diff
 # with hand-made findings.  Skips (77) when the library or a C compiler is
 # missing.
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 dir=$(dirname "$HLOLINT")
 lib=$dir/libhlolint.a
 CC=${CC:-cc}
@@ -21,10 +21,8 @@ flags="-std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g"
 case $dir in
 *san*) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=all" ;;
 esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-annotate-unit.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086  # flags are split on purpose
-if ! $CC $flags -Isrc -I"$dir/grammar" -o "$tmp/annotate_unit" tests/annotate/annotate_unit.c "$lib" -lz -lm \
+if ! $CC $flags $(src_includes) -I"$dir/grammar" -o "$tmp/annotate_unit" tests/annotate/annotate_unit.c "$lib" -lz -lm \
 	2>"$tmp/cc.err"; then
 	cat "$tmp/cc.err"
 	echo "FAIL annotate_unit does not build"

@@ -226,7 +226,7 @@ static void test_header(void)
 	CHECK(ps.nparams == 2 && ps.params[0]->type == PT_TUPLE && ps.params[0]->rank == 2);
 	CHECK(ir_shape_equal(ps.params[0], m->entry->params[0]->shape, false));
 	CHECK(ir_shape_equal(ps.result, m->entry->root->shape, false));
-	CHECK(attr_leaf_count(ps.params[0]) == 2 && attr_leaf_count(ps.params[1]) == 1);
+	CHECK(ir_leaf_count(ps.params[0]) == 2 && ir_leaf_count(ps.params[1]) == 1);
 	arena_free(&a);
 	parse_free(f);
 	source_free(src);

@@ -4,7 +4,7 @@
 # the attr.c helpers that `hlolint parse` does not reach (tile device lookup,
 # tile/device counts, replica group sizes, metadata source resolution...).
 # Skips (77) when the library or a C compiler is missing.
-HLOLINT=${HLOLINT:-build/hlolint}
+. tests/lib.sh
 dir=$(dirname "$HLOLINT")
 lib=$dir/libhlolint.a
 CC=${CC:-cc}
@@ -21,10 +21,8 @@ flags="-std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g"
 case $dir in
 *san*) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=all" ;;
 esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-attr.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086  # flags are split on purpose
-if ! $CC $flags -Isrc -I"$dir/grammar" -o "$tmp/attr_unit" tests/verify/attr_unit.c "$lib" -lz -lm \
+if ! $CC $flags $(src_includes) -I"$dir/grammar" -o "$tmp/attr_unit" tests/verify/attr_unit.c "$lib" -lz -lm \
 	2>"$tmp/cc.err"; then
 	cat "$tmp/cc.err"
 	echo "FAIL attr_unit does not build"

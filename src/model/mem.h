@@ -71,14 +71,6 @@ struct mem_buffer {
 	uint64_t unpadded;            /* dense per-device bytes */
 };
 
-/* What a placement custom-call asks for: MoveToHost or
- * annotate_device_placement to pinned_host/unpinned_host (MEM_PLACE_HOST),
- * MoveToDevice or a placement "device" (MEM_PLACE_DEVICE), another memory
- * annotation (MEM_PLACE_OTHER), or nothing (MEM_PLACE_NONE).  The one place
- * that reads these calls; in an optimized module XLA has removed them. */
-enum mem_placement { MEM_PLACE_NONE, MEM_PLACE_HOST, MEM_PLACE_DEVICE, MEM_PLACE_OTHER };
-enum mem_placement mem_placement(const struct hlo_file *f, const struct hlo_instr *i);
-
 struct mem_options {
 	const struct target *target;  /* NULL: inferred from the dump */
 	uint64_t hbm_bytes;           /* 0: the target's capacity */
@@ -179,9 +171,6 @@ uint32_t mem_largest(const struct mem_model *mm, const struct mem_buffer **out, 
  * select, clamp, loop and input fusions, all-reduce); dynamic-update-slice and
  * scatter are modelled apart.  The one answer to that question. */
 bool mem_shares_operand(const struct hlo_instr *i);
-
-/* Number of leaves (non-tuple subshapes, tokens included) of s. */
-uint32_t mem_leaf_count(const struct hlo_shape *s);
 
 /* "argument", "output", "temp", "constant", "while-carried", "host". */
 const char *mem_kind_name(enum mem_kind k);

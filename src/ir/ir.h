@@ -134,6 +134,7 @@ struct hlo_operand {
 /* Rare operand details, kept out of line (old typed form, compact GTE). */
 struct hlo_operand_extra {
 	struct hlo_shape *declared; /* "f32[] %x": the written shape, else NULL */
+	struct span declared_span;  /* its text */
 	uint32_t ngte;              /* "%p#1#0" suffixes */
 	int64_t *gte;
 };
@@ -195,6 +196,16 @@ static inline struct span ir_instr_opcode_span(const struct hlo_instr *i)
 {
 	return span_make(i->start + i->op_off, i->start + i->op_off + i->op_len);
 }
+/* The result shape as written, with the "=" before it ("= f32[8]{0}"; a
+ * nested instruction has none); span_none() when the shape is inferred.
+ * value_shape_text finds its leaves. */
+static inline struct span ir_instr_shape_text(const struct hlo_instr *i)
+{
+	if (!(i->flags & IR_SHAPE_WRITTEN))
+		return span_none();
+	uint64_t from = i->flags & IR_ANONYMOUS ? i->start : i->start + i->name_off + i->name_len;
+	return span_make(from, i->start + i->op_off);
+}
 /* The "( ... )" of a constant; span_none() when there is none. */
 static inline struct span ir_instr_literal(const struct hlo_instr *i)
 {
@@ -223,6 +234,7 @@ struct hlo_comp {
 	struct hlo_instr **params;  /* by parameter number (NULL holes are errors) */
 	struct hlo_instr **callers;
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
+	struct span sig;            /* "(name: shape, ...) -> shape", or none */
 	struct span exec_thread;    /* ", execution_thread=..." value, or none */
 	uint32_t ninstrs;
 	uint32_t nparams;
@@ -316,6 +328,9 @@ struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n);
 /* Number of elements of an array shape (1 for scalars, 0 for tuples). */
 uint64_t ir_shape_elements(const struct hlo_shape *s);
 bool ir_shape_is_array(const struct hlo_shape *s);
+/* Number of leaves (non-tuple subshapes, tokens included) of s; 0 for NULL.
+ * The memory model caches it per shape (alias.h). */
+uint32_t ir_leaf_count(const struct hlo_shape *s);
 bool ir_shape_equal(const struct hlo_shape *a, const struct hlo_shape *b, bool with_layout);
 /* Element shape at tuple index (NULL when out of range or not a tuple). */
 struct hlo_shape *ir_shape_tuple_elem(const struct hlo_shape *s, int64_t index);

@@ -984,7 +984,7 @@ static void verify_parameter_replication(struct verify_ctx *v, const struct hlo_
 	struct attr_bools bl;
 	if (!i->shape || !verify_value(v, fo) || !attr_bools(fo->value, &v->scratch, &bl, NULL))
 		return;
-	uint64_t leaves = attr_leaf_count(i->shape);
+	uint64_t leaves = ir_leaf_count(i->shape);
 	if (bl.n != leaves)
 		verify_error(v, ir_attr_value(fo->attr), "parameter has %llu leaf buffers, but parameter_replication has %u elements",
 			     (unsigned long long)leaves, bl.n);

@@ -33,6 +33,80 @@ const char *attr_text(const struct hlo_file *f, struct span sp)
 	return f->src->buf + sp.start;
 }
 
+const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, size_t *n)
+{
+	const struct hlo_attr *a = ir_attr(i, key);
+	if (!a)
+		return NULL;
+	const char *p = attr_text(f, ir_attr_value(a));
+	size_t len = a->value_len;
+	if (len >= 2 && (p[0] == '"' || p[0] == '\'') && p[len - 1] == p[0]) {
+		p++;
+		len -= 2;
+	}
+	*n = len;
+	return p;
+}
+
+bool attr_plain_is(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *s)
+{
+	size_t n;
+	const char *p = attr_plain(f, i, key, &n);
+	return p && n == strlen(s) && !memcmp(p, s, n);
+}
+
+bool attr_plain_starts(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *prefix)
+{
+	size_t n, pn = strlen(prefix);
+	const char *p = attr_plain(f, i, key, &n);
+	return p && n >= pn && !memcmp(p, prefix, pn);
+}
+
+/* ---- JSON values (backend_config), read as text, never parsed ---- */
+
+int64_t attr_json_number(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *outer,
+			 const char *inner)
+{
+	const struct hlo_attr *at = ir_attr(i, key);
+	if (!at)
+		return -1;
+	const char *t = attr_text(f, ir_attr_value(at)), *end = t + at->value_len;
+	size_t on = strlen(outer), in = strlen(inner);
+	const char *p = t;
+	for (; p + on + 2 <= end; p++)
+		if (p[0] == '"' && !memcmp(p + 1, outer, on) && p[on + 1] == '"')
+			break;
+	if (p + on + 2 > end)
+		return -1;
+	p += on + 2;
+	for (; p + in + 2 <= end && *p != '}'; p++)
+		if (p[0] == '"' && !memcmp(p + 1, inner, in) && p[in + 1] == '"')
+			break;
+	if (p + in + 2 > end || *p == '}')
+		return -1;
+	p += in + 2;
+	while (p < end && (*p == ' ' || *p == ':' || *p == '"'))
+		p++;
+	int64_t n = 0;
+	const char *d = p;
+	while (p < end && *p >= '0' && *p <= '9' && n < INT64_MAX / 10)
+		n = n * 10 + (*p++ - '0');
+	return p > d ? n : -1;
+}
+
+bool attr_json_has_key(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *name)
+{
+	const struct hlo_attr *a = ir_attr(i, key);
+	if (!a)
+		return false;
+	size_t n = strlen(name);
+	const char *p = attr_text(f, ir_attr_value(a));
+	for (uint32_t k = 0; k + n + 2 <= a->value_len; k++)
+		if (p[k] == '"' && !memcmp(p + k + 1, name, n) && p[k + n + 1] == '"')
+			return true;
+	return false;
+}
+
 /* A short printable excerpt of a value for messages. */
 int attr_excerpt_len(struct span sp)
 {
@@ -1223,16 +1297,6 @@ bool attr_statistics(const struct hlo_value *v, struct attr_error *err)
 			return attr_fail(err, c->span, "expected name=number in statistics");
 	}
 	return true;
-}
-
-uint64_t attr_leaf_count(const struct hlo_shape *s)
-{
-	if (!s || s->type != PT_TUPLE)
-		return 1;
-	uint64_t n = 0;
-	for (uint32_t k = 0; k < s->rank; k++)
-		n += attr_leaf_count(s->elems[k]);
-	return n;
 }
 
 bool attr_index_valid(const struct hlo_shape *s, const struct attr_ints *index)

@@ -3,6 +3,7 @@
  * call sites (docs/memory-model.md).  It does not pack a heap, model
  * fragmentation or rematerialize, and never looks inside fusions. */
 #include "mem.h"
+#include "alias.h"
 #include "alloc.h"
 #include "sharding.h"
 #include <stdio.h>
@@ -10,12 +11,6 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
-
-/* Leaf offsets of a tuple shape: off[k] = first leaf of element k, off[rank] = count. */
-struct mem_tup {
-	const struct hlo_shape *shape;
-	uint32_t *off;
-};
 
 struct mem_peak {
 	uint64_t dev, dev_max, unpadded, temp, host, uhost, other;
@@ -81,8 +76,7 @@ struct mem_ctx {
 	uint32_t ncands, capcands;
 	uint32_t *sites;          /* call-site positions of the running computations */
 	uint32_t nsites, capsites;
-	struct mem_tup *tup;      /* open-addressed cache */
-	uint32_t ntup, captup;
+	struct alias_state al;    /* tuple offsets (in keep) and the aliasing rules */
 	struct hlo_program_shape ecl;
 	bool has_ecl;
 	struct hlo_comp *entry;
@@ -91,140 +85,6 @@ struct mem_ctx {
 	int64_t *delta;
 	uint32_t capdelta;
 };
-
-/* ---- Shapes: leaves and tuple offsets ---- */
-
-static bool mem_is_tuple(const struct hlo_shape *s)
-{
-	return s && s->type == PT_TUPLE;
-}
-
-uint32_t mem_leaf_count(const struct hlo_shape *s)
-{
-	if (!s)
-		return 0;
-	if (!mem_is_tuple(s))
-		return 1;
-	uint32_t n = 0;
-	for (uint32_t k = 0; k < s->rank; k++)
-		n += mem_leaf_count(s->elems[k]);
-	return n;
-}
-
-static uint32_t mem_hash_ptr(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (uint32_t)x;
-}
-
-static const uint32_t *mem_tup_offsets(struct mem_ctx *x, const struct hlo_shape *s);
-
-static uint32_t mem_leaves(struct mem_ctx *x, const struct hlo_shape *s)
-{
-	if (!s)
-		return 0;
-	if (!mem_is_tuple(s))
-		return 1;
-	return mem_tup_offsets(x, s)[s->rank];
-}
-
-/* Offsets of a tuple's elements, cached by shape (shapes are hash-consed
- * per file, so a while carry's shape is computed once however many
- * get-tuple-elements read it). */
-static const uint32_t *mem_tup_offsets(struct mem_ctx *x, const struct hlo_shape *s)
-{
-	if (x->ntup * 2 >= x->captup) {
-		uint32_t cap = x->captup ? x->captup * 2 : 256;
-		struct mem_tup *t = xcalloc(cap, sizeof *t);
-		for (uint32_t k = 0; k < x->captup; k++) {
-			if (!x->tup[k].shape)
-				continue;
-			uint32_t h = mem_hash_ptr(x->tup[k].shape) & (cap - 1);
-			while (t[h].shape)
-				h = (h + 1) & (cap - 1);
-			t[h] = x->tup[k];
-		}
-		free(x->tup);
-		x->tup = t;
-		x->captup = cap;
-	}
-	uint32_t h = mem_hash_ptr(s) & (x->captup - 1);
-	while (x->tup[h].shape) {
-		if (x->tup[h].shape == s)
-			return x->tup[h].off;
-		h = (h + 1) & (x->captup - 1);
-	}
-	uint32_t *off = arena_array(&x->keep, (size_t)s->rank + 1, sizeof *off);
-	uint32_t n = 0;
-	for (uint32_t k = 0; k < s->rank; k++) {
-		off[k] = n;
-		n += mem_leaves(x, s->elems[k]);
-	}
-	off[s->rank] = n;
-	/* The recursion above may have grown the table: find the slot again. */
-	h = mem_hash_ptr(s) & (x->captup - 1);
-	while (x->tup[h].shape)
-		h = (h + 1) & (x->captup - 1);
-	x->tup[h].shape = s;
-	x->tup[h].off = off;
-	x->ntup++;
-	return off;
-}
-
-/* The element of tuple s holding leaf j (binary search over the cached
- * offsets, so wide tuples cost log n); *sub = j within it.  False when j
- * is past the last leaf. */
-static bool mem_elem_of(struct mem_ctx *x, const struct hlo_shape *s, uint32_t j, uint32_t *e, uint32_t *sub)
-{
-	const uint32_t *off = mem_tup_offsets(x, s);
-	uint32_t lo = 0, hi = s->rank;
-	if (j >= off[s->rank])
-		return false;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (off[mid] <= j)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	/* Skip empty elements that share the offset. */
-	while (lo + 1 < s->rank && off[lo + 1] <= j)
-		lo++;
-	*e = lo;
-	*sub = j - off[lo];
-	return true;
-}
-
-/* Leaf j of s (s itself for a non-tuple). */
-static const struct hlo_shape *mem_leaf_shape(struct mem_ctx *x, const struct hlo_shape *s, uint32_t j)
-{
-	while (mem_is_tuple(s)) {
-		uint32_t e;
-		if (!mem_elem_of(x, s, j, &e, &j))
-			return NULL;
-		s = s->elems[e];
-	}
-	return s;
-}
-
-/* First leaf and leaf count of the subshape at path (a ShapeIndex). */
-static bool mem_path_leaves(struct mem_ctx *x, const struct hlo_shape *s, const struct attr_ints *path,
-			    uint32_t *first, uint32_t *count)
-{
-	uint32_t at = 0;
-	for (uint32_t k = 0; k < path->n; k++) {
-		if (!mem_is_tuple(s) || path->v[k] < 0 || path->v[k] >= (int64_t)s->rank)
-			return false;
-		at += mem_tup_offsets(x, s)[path->v[k]];
-		s = s->elems[path->v[k]];
-	}
-	*first = at;
-	*count = mem_leaves(x, s);
-	return true;
-}
 
 static bool mem_is_data(const struct hlo_shape *s)
 {
@@ -435,7 +295,7 @@ static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct
 	mem_set_space(x->in, b, s->layout ? s->layout->memory_space : 0);
 	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
 		mem_set_space(x->in, b, s->elems[0]->layout->memory_space);
-	if (mem_placement(x->f, def) == MEM_PLACE_HOST)
+	if (alias_placement(x->f, def) == ALIAS_PLACE_HOST)
 		mem_set_space(x->in, b, 5);   /* a pre-optimization offload: pinned host */
 	bool dflt;
 	mem_size(x->in, s, split, &b->bytes, &b->bytes_max, &b->unpadded, &dflt);
@@ -534,7 +394,7 @@ static void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 			if (sh.kind == SHARDING_TUPLE)
 				e = j < sh.nelems ? &sh.elems[j] : NULL;
 			if (e)
-				out[j] = mem_split_of(x, e, mem_leaf_shape(x, i->shape, j));
+				out[j] = mem_split_of(x, e, alias_leaf_shape(&x->al, i->shape, j));
 		}
 	} else if (nl == 1) {
 		out[0] = mem_split_inherit(x, i, i->shape);
@@ -542,203 +402,7 @@ static void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 	arena_release(&x->scratch, mk);
 }
 
-/* ---- Aliasing ---- */
-
-static bool mem_target_is(const struct hlo_file *f, const struct hlo_instr *i, const char *name)
-{
-	const struct hlo_attr *a = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
-	if (!a)
-		return false;
-	size_t n = strlen(name);
-	const char *p = ir_text(f, ir_attr_value(a));
-	return a->value_len == n + 2 && !memcmp(p + 1, name, n);
-}
-
-enum mem_placement mem_placement(const struct hlo_file *f, const struct hlo_instr *i)
-{
-	if (i->op != OP_CUSTOM_CALL)
-		return MEM_PLACE_NONE;
-	if (mem_target_is(f, i, "MoveToHost"))
-		return MEM_PLACE_HOST;
-	if (mem_target_is(f, i, "MoveToDevice"))
-		return MEM_PLACE_DEVICE;
-	if (!mem_target_is(f, i, "annotate_device_placement"))
-		return MEM_PLACE_NONE;
-	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
-	struct arena a;
-	arena_init(&a);
-	struct hlo_frontend_attrs attrs;
-	enum mem_placement r = MEM_PLACE_OTHER;
-	if (fa && attr_frontend_attributes(f, ir_attr_value(fa), &a, &attrs, NULL)) {
-		const struct hlo_frontend_attr *p = attr_frontend_get(&attrs, "_xla_buffer_placement");
-		if (p && !p->json && ((p->len == 11 && !memcmp(p->value, "pinned_host", 11)) ||
-				      (p->len == 13 && !memcmp(p->value, "unpinned_host", 13))))
-			r = MEM_PLACE_HOST;
-		else if (p && !p->json && p->len == 6 && !memcmp(p->value, "device", 6))
-			r = MEM_PLACE_DEVICE;
-	}
-	arena_free(&a);
-	return r;
-}
-
-/* Custom calls that only annotate a value: its result is the operand's
- * buffer.  In an optimized module XLA has removed them; in a
- * pre-optimization dump the offload they ask for has not happened yet. */
-static bool mem_identity_call(const struct mem_ctx *x, const struct hlo_instr *i)
-{
-	static const char *const ids[] = { "annotate_device_placement", "MoveToHost", "MoveToDevice", "Sharding",
-					   "PinToDevice", "PinToDeviceSram", "AnnotateMemorySpace",
-					   "xla.sdy.FuncResultSharding", "xla.sdy.ShardingGroup",
-					   "xla.sdy.PropagationBarrier", NULL };
-	if (i->op != OP_CUSTOM_CALL || i->noperands < 1 || !i->operands[0].instr)
-		return false;
-	/* An offload to host or a move back makes a copy in the memory it asks
-	 * for (XLA's host offloader turns it into copy-start/-done). */
-	enum mem_placement pl = mem_placement(x->f, i);
-	if (pl == MEM_PLACE_HOST || pl == MEM_PLACE_DEVICE)
-		return false;
-	for (int k = 0; ids[k]; k++)
-		if (mem_target_is(x->f, i, ids[k]))
-			return mem_leaves((struct mem_ctx *)x, i->shape) ==
-			       mem_leaves((struct mem_ctx *)x, i->operands[0].instr->shape);
-	return false;
-}
-
-/* Instructions whose result is entirely other buffers and that read
- * nothing themselves: their operands' uses are their users' uses. */
-static bool mem_pure_alias(const struct mem_ctx *x, const struct hlo_instr *i)
-{
-	switch (i->op) {
-	case OP_GET_TUPLE_ELEMENT:
-	case OP_TUPLE:
-	case OP_BITCAST:
-	case OP_PARAMETER:
-	case OP_ADD_DEPENDENCY:
-	case OP_DOMAIN:
-	case OP_OPT_BARRIER:
-		return true;
-	default:
-		return mem_identity_call(x, i);
-	}
-}
-
-/* Leaf j of the concatenated leaves of operands [from, noperands). */
-static bool mem_operand_leaf(struct mem_ctx *x, const struct hlo_instr *i, uint32_t from, uint32_t j,
-			     const struct hlo_instr **src, uint32_t *sj)
-{
-	for (uint32_t k = from; k < i->noperands; k++) {
-		const struct hlo_instr *o = i->operands[k].instr;
-		if (!o)
-			return false;
-		uint32_t n = mem_nleaves_of(x, o);
-		if (j < n) {
-			*src = o;
-			*sj = j;
-			return true;
-		}
-		j -= n;
-	}
-	return false;
-}
-
-/* Start of element e of i's tuple result, and its leaf count. */
-static bool mem_elem_range(struct mem_ctx *x, const struct hlo_shape *s, uint32_t e, uint32_t *first,
-			   uint32_t *count)
-{
-	if (!mem_is_tuple(s) || e >= s->rank)
-		return false;
-	const uint32_t *off = mem_tup_offsets(x, s);
-	*first = off[e];
-	*count = off[e + 1] - off[e];
-	return true;
-}
-
-/* When leaf j of i lives in another instruction's buffer (XLA's aliasing:
- * get-tuple-element, tuple, bitcast, while, the operand halves of async
- * starts, the done halves of async pairs), sets (*src, *sj). */
-static bool mem_alias_source(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **src,
-			     uint32_t *sj)
-{
-	const struct hlo_instr *o = i->noperands ? i->operands[0].instr : NULL;
-	uint32_t first, count;
-	bool ok = false;
-	switch (i->op) {
-	case OP_GET_TUPLE_ELEMENT:
-		if (o && i->number >= 0 && mem_elem_range(x, o->shape, (uint32_t)i->number, &first, &count) &&
-		    j < count) {
-			*src = o;
-			*sj = first + j;
-			ok = true;
-		}
-		break;
-	case OP_TUPLE: {
-		/* Element e of the result is operand e. */
-		uint32_t e;
-		if (mem_is_tuple(i->shape) && i->shape->rank == i->noperands && mem_elem_of(x, i->shape, j, &e, sj) &&
-		    (*src = i->operands[e].instr))
-			ok = true;
-		break;
-	}
-	case OP_BITCAST:
-	case OP_ADD_DEPENDENCY:
-	case OP_DOMAIN:
-	case OP_OPT_BARRIER:
-	case OP_WHILE:
-	case OP_ALL_REDUCE_DONE:
-	case OP_ASYNC_UPDATE:
-	case OP_COPY_DONE: /* element 0 of copy-start is the destination */
-		if (o) {
-			*src = o;
-			*sj = j;
-			ok = true;
-		}
-		break;
-	case OP_ALL_GATHER_DONE:
-	case OP_COLLECTIVE_PERMUTE_DONE:
-	case OP_ASYNC_DONE:
-		if (o && mem_elem_range(x, o->shape, 1, &first, &count)) {
-			*src = o;
-			*sj = first + j;
-			ok = j < count;
-		} else if (o) {
-			*src = o;
-			*sj = j;
-			ok = true;
-		}
-		break;
-	case OP_RECV_DONE:
-		if (o && mem_elem_range(x, i->shape, 0, &first, &count) && j < count) {
-			*src = o;
-			*sj = j;
-			ok = true;
-		}
-		break;
-	case OP_COPY_START: /* (destination, source, context) */
-		if (o && mem_elem_range(x, i->shape, 1, &first, &count) && j >= first && j < first + count) {
-			*src = o;
-			*sj = j - first;
-			ok = true;
-		}
-		break;
-	case OP_ALL_GATHER_START:      /* (operands, outputs) */
-	case OP_COLLECTIVE_PERMUTE_START: /* (operand, output, contexts...) */
-	case OP_ASYNC_START:           /* ((operands), output, context...) */
-	case OP_SEND:                  /* (data, context, token) */
-		if (mem_elem_range(x, i->shape, 0, &first, &count) && j < count)
-			ok = mem_operand_leaf(x, i, 0, j, src, sj);
-		break;
-	case OP_CUSTOM_CALL:
-		if (mem_identity_call(x, i)) {
-			*src = o;
-			*sj = j;
-			ok = true;
-		}
-		break;
-	default:
-		break;
-	}
-	return ok && *src && *sj < mem_nleaves_of(x, *src);
-}
+/* ---- Aliasing (alias.c) ---- */
 
 /* Follows leaf j of i back through aliases to the instruction that defines
  * its buffer; false when it reaches a parameter (the value passes through). */
@@ -747,7 +411,7 @@ static bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j
 {
 	const struct hlo_instr *src;
 	uint32_t sj;
-	while (mem_alias_source(x, i, j, &src, &sj)) {
+	while (alias_source(&x->al, i, j, &src, &sj)) {
 		i = src;
 		j = sj;
 	}
@@ -777,7 +441,7 @@ static void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint
 	if (!bf->writer && (bf->def->op == OP_CALL || bf->def->op == OP_CONDITIONAL) && d->comp == c)
 		bf->writer = d;
 	/* The buffer now holds what an offload to host writes. */
-	if (mem_placement(x->f, d) == MEM_PLACE_HOST)
+	if (alias_placement(x->f, d) == ALIAS_PLACE_HOST)
 		mem_set_space(x->in, &x->bufs[b], 5);
 }
 
@@ -794,7 +458,7 @@ static void mem_push(struct mem_ctx *x, struct hlo_comp *c)
 	uint32_t total = 0;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		cs->leaf_base[k] = total;
-		uint32_t n = mem_leaves(x, c->instrs[k]->shape);
+		uint32_t n = alias_leaves(&x->al, c->instrs[k]->shape);
 		if (total + (uint64_t)n >= UINT32_MAX / 2)
 			fatal_out_of_memory();
 		total += n;
@@ -898,9 +562,8 @@ bool mem_shares_operand(const struct hlo_instr *i)
 	case OP_CLAMP:
 		return true;
 	case OP_FUSION: {
-		const struct hlo_attr *k = ir_attr(i, ATTR_KIND);
-		const char *v = k ? ir_text(i->comp->module->file, ir_attr_value(k)) : NULL;
-		return k && ((k->value_len == 5 && !memcmp(v, "kLoop", 5)) || (k->value_len == 6 && !memcmp(v, "kInput", 6)));
+		const struct hlo_file *f = i->comp->module->file;
+		return attr_plain_is(f, i, ATTR_KIND, "kLoop") || attr_plain_is(f, i, ATTR_KIND, "kInput");
 	}
 	default:
 		return ir_op_elementwise_unary((enum opcode)i->op) || ir_op_elementwise_binary((enum opcode)i->op);
@@ -917,7 +580,7 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 		 * through copy-done, get-tuple-element or bitcast (its buffer
 		 * assignments of the Adam updates in corpora/xla/host_offload). */
 		for (uint32_t j = 0; j < nl; j++) {
-			const struct hlo_shape *s = nl == 1 ? i->shape : mem_leaf_shape(x, i->shape, j);
+			const struct hlo_shape *s = nl == 1 ? i->shape : alias_leaf_shape(&x->al, i->shape, j);
 			for (uint32_t k = 0; k < i->noperands && s; k++) {
 				const struct hlo_instr *o = i->operands[k].instr;
 				if (o && o->shape && ir_shape_equal(o->shape, s, true))
@@ -966,8 +629,8 @@ static void mem_operand_aliasing(struct mem_ctx *x, const struct hlo_instr *i, u
 			if (e->number < 0 || (uint64_t)e->number >= i->noperands || !i->operands[e->number].instr)
 				continue;
 			const struct hlo_instr *o = i->operands[e->number].instr;
-			if (!mem_path_leaves(x, i->shape, &e->output_index, &of, &on) ||
-			    !mem_path_leaves(x, o->shape, &e->index, &pf, &pn) || on != pn)
+			if (!alias_path_leaves(&x->al, i->shape, &e->output_index, &of, &on) ||
+			    !alias_path_leaves(&x->al, o->shape, &e->index, &pf, &pn) || on != pn)
 				continue;
 			for (uint32_t j = 0; j < on; j++)
 				if (x->leaf_buf[base + of + j] == NONE) {
@@ -997,14 +660,14 @@ static void mem_define(struct mem_ctx *x, struct hlo_comp *c, struct hlo_instr *
 			continue;
 		const struct hlo_instr *src;
 		uint32_t sj;
-		if (mem_alias_source(x, i, j, &src, &sj)) {
+		if (alias_source(&x->al, i, j, &src, &sj)) {
 			uint32_t sl = mem_leaf_id(x, src, sj);
 			x->leaf_buf[l] = x->leaf_buf[sl];
 			if (x->leaf_split)
 				x->leaf_split[l] = x->leaf_split[sl];
 			continue;
 		}
-		const struct hlo_shape *s = mem_leaf_shape(x, i->shape, j);
+		const struct hlo_shape *s = alias_leaf_shape(&x->al, i->shape, j);
 		if (!mem_is_data(s))
 			continue;
 		const int64_t *sp = NULL;
@@ -1166,7 +829,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 		}
 		return true;
 	}
-	if (!mem_pure_alias(x, i))
+	if (!alias_pure(&x->al, i))
 		for (uint32_t k = 0; k < i->noperands; k++)
 			mem_use(x, c, i->operands[k].instr, pos);
 	/* Parameters of callees were bound by the caller; a leaf left unbound
@@ -1184,7 +847,7 @@ static const struct hlo_shape *mem_ecl_param(struct mem_ctx *x, int64_t n, uint3
 {
 	if (!x->has_ecl || n < 0 || (uint64_t)n >= x->ecl.nparams || !x->ecl.params[n])
 		return NULL;
-	return mem_leaf_shape(x, x->ecl.params[n], j);
+	return alias_leaf_shape(&x->al, x->ecl.params[n], j);
 }
 
 static void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
@@ -1198,7 +861,7 @@ static void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
 		if (x->leaf_split)
 			mem_splits_for(x, p, nl, splits);
 		for (uint32_t j = 0; j < nl; j++) {
-			const struct hlo_shape *s = mem_leaf_shape(x, p->shape, j);
+			const struct hlo_shape *s = alias_leaf_shape(&x->al, p->shape, j);
 			if (!mem_is_data(s))
 				continue;
 			uint32_t b = mem_new_buffer(x, c, p, 0, j, s, splits[j]);
@@ -1261,8 +924,8 @@ static void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
 			uint32_t of, on, pf, pn;
 			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
 				continue;
-			if (!mem_path_leaves(x, c->root->shape, &e->output_index, &of, &on) ||
-			    !mem_path_leaves(x, c->params[e->number]->shape, &e->index, &pf, &pn) || on != pn)
+			if (!alias_path_leaves(&x->al, c->root->shape, &e->output_index, &of, &on) ||
+			    !alias_path_leaves(&x->al, c->params[e->number]->shape, &e->index, &pf, &pn) || on != pn)
 				continue;
 			mem_donate(x, c, e->number, pf, of, on);
 			for (uint32_t j = 0; j < on; j++)
@@ -1280,7 +943,7 @@ static void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
 			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
 				continue;
 			struct hlo_instr *p = c->params[e->number];
-			if (!mem_path_leaves(x, p->shape, &e->index, &pf, &pn))
+			if (!alias_path_leaves(&x->al, p->shape, &e->index, &pf, &pn))
 				continue;
 			uint32_t pl = mem_leaf_id(x, p, 0);
 			for (uint32_t j = 0; j < pn; j++) {
@@ -1288,11 +951,11 @@ static void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
 				if (b == NONE)
 					continue;
 				x->bufs[b].flags |= MEM_BUF_DONATED;
-				const struct hlo_shape *ps = mem_leaf_shape(x, p->shape, pf + j);
+				const struct hlo_shape *ps = alias_leaf_shape(&x->al, p->shape, pf + j);
 				for (uint32_t o = 0; o < nout; o++) {
 					if (taken[o])
 						continue;
-					const struct hlo_shape *os = mem_leaf_shape(x, c->root->shape, o);
+					const struct hlo_shape *os = alias_leaf_shape(&x->al, c->root->shape, o);
 					if (os && ps && ir_shape_equal(os, ps, false) &&
 					    (!os->layout || !ps->layout ||
 					     os->layout->memory_space == ps->layout->memory_space)) {
@@ -1329,7 +992,7 @@ static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
 			 * says; only a non-default space is taken, so an output leaf
 			 * sharing a buffer with a device one (before copy insertion)
 			 * is not moved back. */
-			const struct hlo_shape *e = res ? mem_leaf_shape(x, res, j) : NULL;
+			const struct hlo_shape *e = res ? alias_leaf_shape(&x->al, res, j) : NULL;
 			if (e && e->layout && e->layout->memory_space && bf->param < 0)
 				mem_set_space(x->in, bf, e->layout->memory_space);
 		}
@@ -1603,7 +1266,7 @@ static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
 						   "xla.sdy.PropagationBarrier", NULL };
 		if (i->op == OP_CUSTOM_CALL)
 			for (int k = 0; pre[k]; k++)
-				if (mem_target_is(sg->f, i, pre[k])) {
+				if (attr_plain_is(sg->f, i, ATTR_CUSTOM_CALL_TARGET, pre[k])) {
 					sg->pre = i;
 					sg->pre_what = pre[k];
 					break;
@@ -1813,6 +1476,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	struct mem_ctx x = { .mm = mm, .m = m, .f = m->file, .a = a, .entry = m->entry };
 	arena_init(&x.scratch);
 	arena_init(&x.keep);
+	alias_init(&x.al, m->file, &x.keep);
 	mm->module = m;
 	mm->scheduled = m->is_scheduled;
 	x.in = mm->in = arena_alloc(a, sizeof *mm->in);
@@ -1910,7 +1574,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	free(x.frames);
 	free(x.cands);
 	free(x.sites);
-	free(x.tup);
+	alias_free(&x.al);
 	free(x.delta);
 	arena_free(&x.scratch);
 	arena_free(&x.keep);
@@ -1981,7 +1645,7 @@ void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint6
 		arena_init(&x.keep);
 		x.a = &x.keep;
 		struct hlo_sharding sh;
-		uint32_t nl = mem_leaf_count(i->shape);
+		uint32_t nl = ir_leaf_count(i->shape);
 		const int64_t **own = xcalloc(nl ? nl : 1, sizeof *own);
 		if (ir_attr(i, ATTR_SHARDING) && sharding_of(i->comp->module->file, i, &x.keep, &sh, NULL)) {
 			for (uint32_t k = 0; k < nl; k++) {

@@ -331,7 +331,7 @@ static bool apply_leaves_at(const struct apply_text *t, uint64_t p, const struct
 	if (p == NONE)
 		return false;
 	uint64_t q = p;
-	return apply_walk(t, &q, out, 0) && (!s || out->n == mem_leaf_count(s));
+	return apply_walk(t, &q, out, 0) && (!s || out->n == ir_leaf_count(s));
 }
 
 /* Start offsets of the parameter shapes (params[0..n)) and of the result
@@ -450,7 +450,7 @@ static uint32_t apply_leaf_offset(const struct hlo_shape *s, int64_t k)
 {
 	uint32_t off = 0;
 	for (int64_t j = 0; j < k && j < (int64_t)s->rank; j++)
-		off += mem_leaf_count(s->elems[j]);
+		off += ir_leaf_count(s->elems[j]);
 	return off;
 }
 
@@ -465,7 +465,7 @@ static const struct hlo_shape *apply_leaf_shape(const struct hlo_shape *s, uint3
 	while (s && s->type == PT_TUPLE) {
 		uint32_t k = 0;
 		for (; k < s->rank; k++) {
-			uint32_t c = mem_leaf_count(s->elems[k]);
+			uint32_t c = ir_leaf_count(s->elems[k]);
 			if (leaf < c)
 				break;
 			leaf -= c;
@@ -619,7 +619,7 @@ static void apply_flow_up(struct apply_flow *fl, struct hlo_instr *i, uint32_t l
 		uint32_t off = 0;
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			struct hlo_instr *o = i->operands[k].instr;
-			uint32_t cnt = o ? mem_leaf_count(o->shape) : 0;
+			uint32_t cnt = o ? ir_leaf_count(o->shape) : 0;
 			if (leaf >= off && leaf < off + cnt)
 				apply_flow_add(fl, o, leaf - off);
 			off += cnt;
@@ -702,7 +702,7 @@ static void apply_flow_down(struct apply_flow *fl, struct hlo_instr *i, uint32_t
 				if (!i->shape || i->shape->type != PT_TUPLE)
 					break;
 				uint32_t off = apply_leaf_offset(i->shape, u->number);
-				uint32_t cnt = mem_leaf_count(u->shape);
+				uint32_t cnt = ir_leaf_count(u->shape);
 				if (leaf >= off && leaf < off + cnt)
 					apply_flow_add(fl, u, leaf - off);
 				break;
@@ -917,7 +917,7 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 {
 	const struct hlo_attr *at = ir_attr(i, ATTR_SHARDING);
 	bool tuple = i->shape && i->shape->type == PT_TUPLE;
-	uint32_t nleaves = i->shape ? mem_leaf_count(i->shape) : 1;
+	uint32_t nleaves = i->shape ? ir_leaf_count(i->shape) : 1;
 	char old[256], note[400];
 	if (!tuple) {
 		if (at) {
@@ -1007,7 +1007,7 @@ static uint32_t apply_outputs_of(struct hlo_module *m, const struct hlo_instr *i
 			struct hlo_instr *o = r->operands[k].instr;
 			if (o == i && n < cap)
 				out[n++] = off;
-			off += o ? mem_leaf_count(o->shape) : 0;
+			off += o ? ir_leaf_count(o->shape) : 0;
 		}
 	}
 	const struct hlo_attr *at = ir_module_attr(m, ATTR_INPUT_OUTPUT_ALIAS);
@@ -1041,7 +1041,7 @@ static int64_t apply_leaf_by_key(const struct hlo_shape *s, const char *key)
 	if (!key)
 		return -1;
 	int64_t found = -1;
-	uint32_t n = mem_leaf_count(s);
+	uint32_t n = ir_leaf_count(s);
 	char buf[512];
 	for (uint32_t k = 0; k < n; k++) {
 		const struct hlo_shape *l = apply_leaf_shape(s, k, NULL, 0);

@@ -72,11 +72,9 @@ static uint32_t *alloc_roots(const struct mem_model *mm)
  * one in an output or donated allocation. */
 static bool alloc_may_borrow(const struct mem_buffer *b)
 {
-	const struct hlo_attr *a = ir_attr(b->def, ATTR_ASYNC_EXECUTION_THREAD);
-	if (!a)
-		return true;
-	const char *v = ir_text(b->def->comp->module->file, ir_attr_value(a));
-	return a->value_len == 6 && !memcmp(v, "\"main\"", 6);
+	const struct hlo_file *f = b->def->comp->module->file;
+	return !ir_attr(b->def, ATTR_ASYNC_EXECUTION_THREAD) ||
+	       attr_plain_is(f, b->def, ATTR_ASYNC_EXECUTION_THREAD, "main");
 }
 
 /* Whether user's result may be written over value o as o dies at user:

@@ -33,6 +33,19 @@ struct hlo_value *attr_parse(struct hlo_file *f, const struct hlo_attr *at, stru
  * exactly one such token (or a plain {1,2} list); false, without a message,
  * for anything else (comments, other forms, errors), so the caller falls
  * back to attr_parse and the tree decoders below for a precise message. */
+/* The value of attribute key of i when it is one word (kind=kLoop) or a
+ * plain quoted string (custom_call_target="MoveToHost"), without quotes:
+ * *n bytes, not NUL-terminated; NULL when absent.  Escapes are not decoded
+ * (these names never carry any; attr_string decodes in full). */
+const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, size_t *n);
+bool attr_plain_is(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *s);
+bool attr_plain_starts(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *prefix);
+/* A JSON value (backend_config) read as text: whether "name" appears as a
+ * key, and {..."outer":{"inner":"12"}...}'s number (-1 when absent; only
+ * the object right after "outer" is searched). */
+bool attr_json_has_key(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *name);
+int64_t attr_json_number(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *outer,
+			 const char *inner);
 bool attr_text_int(const struct hlo_file *f, struct span value, int64_t *out);
 bool attr_text_bool(const struct hlo_file *f, struct span value, bool *out);
 /* An identifier [A-Za-z_][A-Za-z0-9_.-]* or a %name; *s points into the source. */
@@ -233,8 +246,6 @@ bool attr_debug_attributes(const struct hlo_value *v, struct attr_error *err);
 /* statistics={visualizing_index=N, name=number, ...}. */
 bool attr_statistics(const struct hlo_value *v, struct attr_error *err);
 
-/* Number of leaf buffers of a shape (1 for arrays, sum over tuple elements). */
-uint64_t attr_leaf_count(const struct hlo_shape *s);
 /* True when index is a valid path into s (every step a tuple element). */
 bool attr_index_valid(const struct hlo_shape *s, const struct attr_ints *index);
 /* result_accuracy={mode=highest} or {tolerance={atol=.. rtol=.. ulps=..}}. */

@@ -4,6 +4,7 @@
  * estimator never asks a live device (§8: prefer bytes_limit when one is at
  * hand). */
 #include "target.h"
+#include "attr.h"
 #include "size.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -170,24 +171,6 @@ struct target_scan {
 	const char *why_gpu, *why_cpu;       /* what marks it (a prefix or a key) */
 };
 
-static bool target_text_has(const struct hlo_file *f, const struct hlo_attr *a, const char *needle)
-{
-	size_t n = strlen(needle);
-	const char *p = ir_text(f, ir_attr_value(a));
-	for (uint32_t k = 0; k + n <= a->value_len; k++)
-		if (p[k] == needle[0] && !memcmp(p + k, needle, n))
-			return true;
-	return false;
-}
-
-static bool target_text_starts(const struct hlo_file *f, const struct hlo_attr *a, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	const char *p = ir_text(f, ir_attr_value(a));
-	/* The value is a quoted string: skip the quote. */
-	return a->value_len > n && (p[0] == '"' || p[0] == '\'') && !memcmp(p + 1, prefix, n);
-}
-
 /* First array leaf with tiles, depth-first. */
 static const struct hlo_shape *target_tiled_leaf(const struct hlo_shape *s, int depth)
 {
@@ -220,7 +203,6 @@ static enum walk_result target_visit(struct hlo_instr *i, void *ctx)
 	if (sc->tiled)
 		return WALK_STOP;
 	if (i->op == OP_CUSTOM_CALL) {
-		const struct hlo_attr *a = ir_attr(i, ATTR_CUSTOM_CALL_TARGET);
 		static const char *const gpu[] = { "__cublas", "__cudnn", "__triton", "__gpu$", "__nccl",
 						   "xla_ffi_python_gpu_callback",
 						   "xla_ffi_partitioned_python_gpu_callback",
@@ -228,21 +210,20 @@ static enum walk_result target_visit(struct hlo_instr *i, void *ctx)
 		static const char *const cpu[] = { "__onednn", "xla_ffi_python_cpu_callback",
 						   "xla_ffi_partitioned_python_cpu_callback",
 						   "xla_python_cpu_callback", NULL };
-		for (int k = 0; a && gpu[k]; k++)
-			if (!sc->gpu && target_text_starts(sc->file, a, gpu[k])) {
+		for (int k = 0; gpu[k]; k++)
+			if (!sc->gpu && attr_plain_starts(sc->file, i, ATTR_CUSTOM_CALL_TARGET, gpu[k])) {
 				sc->gpu = i;
 				sc->why_gpu = gpu[k];
 			}
-		for (int k = 0; a && cpu[k]; k++)
-			if (!sc->cpu && target_text_starts(sc->file, a, cpu[k])) {
+		for (int k = 0; cpu[k]; k++)
+			if (!sc->cpu && attr_plain_starts(sc->file, i, ATTR_CUSTOM_CALL_TARGET, cpu[k])) {
 				sc->cpu = i;
 				sc->why_cpu = cpu[k];
 			}
 	}
 	if (!sc->gpu && (i->op == OP_FUSION || i->op == OP_CUSTOM_CALL)) {
 		/* XLA:GPU's GpuBackendConfig is the one with operation queues. */
-		const struct hlo_attr *b = ir_attr(i, ATTR_BACKEND_CONFIG);
-		if (b && target_text_has(sc->file, b, "\"operation_queue_id\"")) {
+		if (attr_json_has_key(sc->file, i, ATTR_BACKEND_CONFIG, "operation_queue_id")) {
 			sc->gpu = i;
 			sc->why_gpu = "backend_config operation_queue_id";
 		}

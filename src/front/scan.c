@@ -506,6 +506,9 @@ void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bo
 
 struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n)
 {
+	/* Re-parsing a shape for its leaves' positions needs every leaf built. */
+	if (ss->ctx->mode >= BUILD_SHAPE)
+		return NULL;
 	struct interned *e = intern_find(ss->ctx->file->names, s, n);
 	return e ? e->data : NULL;
 }
@@ -616,7 +619,8 @@ int scan_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
 	ss.buf = buf;
 	ss.base = base;
 	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
-			 : ctx->mode == BUILD_VALUE ? START_VALUE : START_SHAPE;
+			 : ctx->mode == BUILD_VALUE ? START_VALUE
+			 : ctx->mode == BUILD_SHAPE ? START_SHAPE : START_SIGNATURE;
 	/* A value decoded on its own starts right after its "name=": prime the
 	 * raw JSON capture the scanner would have switched on there. */
 	if (ctx->mode == BUILD_VALUE && ctx->value_attr == ATTR_BACKEND_CONFIG)

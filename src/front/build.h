@@ -11,7 +11,9 @@
 #include "ir.h"
 #include "value.h"
 
-enum build_mode { BUILD_MODULE, BUILD_VALUE, BUILD_SHAPE };
+/* BUILD_SHAPE and BUILD_SIGNATURE re-parse one written shape or signature
+ * to record where its leaves are (value_shape_text). */
+enum build_mode { BUILD_MODULE, BUILD_VALUE, BUILD_SHAPE, BUILD_SIGNATURE };
 
 /* Growable scratch vectors: lists under construction live here, with stack
  * discipline (a nested list is finished before its parent continues), and
@@ -51,6 +53,9 @@ struct build_ctx {
 	struct hlo_comp *pending;   /* computation whose header was read, body not yet begun */
 	struct hlo_value *value;    /* value mode: the result */
 	struct hlo_shape *shape;    /* shape mode: the result */
+	struct build_vec leaf_texts;/* shape modes: struct shape_leaf_text, leaf order */
+	struct build_vec tops;      /* shape modes: uint32_t end of each top-level shape */
+	struct shape_leaf_text layout_text; /* shape modes: the layout closed last */
 	uint32_t anon_counter;
 	int value_attr;             /* value mode: enum attr_key of the value, for raw JSON capture */
 	int nesting_limit;
@@ -84,7 +89,7 @@ void build_module_end(struct build_ctx *ctx, struct span sp);
 void build_stack_name(struct build_ctx *ctx, int table, int64_t index, struct span str);
 void build_stack_entry(struct build_ctx *ctx, int table, int64_t index, struct span group);
 struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span name_sp,
-				 uint32_t sig_mark, struct hlo_shape *result, bool has_sig);
+				 uint32_t sig_mark, struct hlo_shape *result, struct span sig);
 uint32_t build_sig_mark(struct build_ctx *ctx);
 void build_sig_param(struct build_ctx *ctx, struct span sp, struct hlo_shape *shape);
 struct hlo_comp *build_body_begin(struct build_ctx *ctx);
@@ -100,8 +105,8 @@ struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcod
 struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
 				  struct hlo_shape *shape, struct span sp);
 uint32_t build_operand_mark(struct build_ctx *ctx);
-void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span name_sp,
-		   uint32_t gte_mark);
+void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span declared_sp,
+		   struct span name_sp, uint32_t gte_mark);
 void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct span sp);
 void build_operand_int(struct build_ctx *ctx, int64_t value, struct span sp);
 uint32_t build_attr_mark(struct build_ctx *ctx);
@@ -119,7 +124,10 @@ struct hlo_shape *build_tuple_shape(struct build_ctx *ctx, uint32_t mark, struct
 struct hlo_shape *build_buffer_shape(struct build_ctx *ctx, struct hlo_shape *elem, struct span sp);
 void build_shape_result(struct build_ctx *ctx, struct hlo_shape *s);
 /* layouts */
+/* Shape modes: hands the recorded leaves and tops to out (malloc'd). */
+void build_shape_text_take(struct build_ctx *ctx, struct shape_text *out);
 void build_layout_begin(struct build_ctx *ctx, struct span sp);
+void build_layout_colon(struct build_ctx *ctx, struct span sp);
 struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp);
 void build_layout_m2m(struct build_ctx *ctx, int64_t v);
 void build_layout_tile_dim(struct build_ctx *ctx, int64_t v);

@@ -8,6 +8,27 @@
 #include <stdint.h>
 #include "ir.h"
 
+/* Where one leaf of a written shape sits in the source (value_shape_text):
+ * what --apply edits to change a memory space. */
+struct shape_leaf_text {
+	uint64_t start;             /* element type (or "b(" of a buffer) */
+	uint64_t dims_end;          /* after ']' (after ')' of a buffer) */
+	struct span layout;         /* "{...}", or none */
+	uint64_t colon;             /* the layout's ':', or UINT64_MAX */
+	struct span space;          /* "S(n)" in the layout, or none */
+	uint64_t tail;              /* first of SC(..), P(..), M(..), or UINT64_MAX */
+	bool array;                 /* not a token, opaque or buffer */
+};
+
+/* The leaves of one shape text in order (the order of ir_leaf_count), and
+ * for a signature the end of each parameter's leaves, then the result's. */
+struct shape_text {
+	struct shape_leaf_text *leaves;  /* malloc'd */
+	uint32_t nleaves;
+	uint32_t *tops;                  /* malloc'd; tops[k] = one past the last leaf of shape k */
+	uint32_t ntops;
+};
+
 enum value_kind {
 	V_INT,        /* 42, -7; u64 values above INT64_MAX wrap (as XLA) */
 	V_DECIMAL,    /* 1.5, 1e-05, nan, nan(0x7f), -nan; d holds the value */
@@ -69,4 +90,11 @@ char *value_string(const struct hlo_file *f, const struct hlo_value *v, struct a
 /* Reads a brace group of INTs ({1,2,3}); returns false if v is not one.
  * *out is allocated in a. */
 bool value_int_list(const struct hlo_value *v, struct arena *a, int64_t **out, uint32_t *n);
+
+/* Parses the shape text at sp again, recording where its leaves are: sp
+ * holds a shape or "= shape" (ir_instr_shape_text) with is_sig false, or a
+ * signature "(name: shape, ...) -> shape" (hlo_comp.sig) with is_sig true.
+ * False (out empty) when it does not parse.  Free with value_shape_text_free. */
+bool value_shape_text(struct hlo_file *f, struct span sp, bool is_sig, struct shape_text *out);
+void value_shape_text_free(struct shape_text *st);
 #endif

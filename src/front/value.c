@@ -46,6 +46,34 @@ static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int 
 	return w;
 }
 
+bool value_shape_text(struct hlo_file *f, struct span sp, bool is_sig, struct shape_text *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t n = span_len(sp);
+	char *buf = xmalloc((size_t)n + 2);
+	memcpy(buf, f->src->buf + sp.start, (size_t)n);
+	buf[n] = buf[n + 1] = 0;
+	struct arena a;
+	arena_init(&a);
+	struct build_ctx ctx;
+	build_ctx_init(&ctx, f, NULL, is_sig ? BUILD_SIGNATURE : BUILD_SHAPE, &a);
+	bool ok = scan_run(&ctx, buf, n, sp.start) == 0 && ctx.errors == 0 && ctx.shape;
+	if (ok) {
+		build_shape_text_take(&ctx, out);
+	}
+	build_ctx_fini(&ctx);
+	arena_free(&a);
+	free(buf);
+	return ok;
+}
+
+void value_shape_text_free(struct shape_text *st)
+{
+	free(st->leaves);
+	free(st->tops);
+	memset(st, 0, sizeof *st);
+}
+
 uint32_t value_count(const struct hlo_value *group)
 {
 	uint32_t n = 0;

@@ -21,38 +21,6 @@ bool loop_const_int(const struct hlo_module *m, const struct hlo_instr *i, int64
 	       literal_scalar_int(m->file, ir_instr_literal(i), i->shape, v);
 }
 
-/* backend_config={..."outer":{"inner":"12"}...}: the number, or -1.  Only
- * the object right after "outer" is searched. */
-static int64_t loop_backend_number(const struct hlo_module *m, const struct hlo_instr *w, const char *outer,
-				   const char *inner)
-{
-	const struct hlo_attr *at = ir_attr(w, ATTR_BACKEND_CONFIG);
-	if (!at)
-		return -1;
-	const char *t = ir_text(m->file, ir_attr_value(at)), *end = t + at->value_len;
-	size_t on = strlen(outer), in = strlen(inner);
-	const char *p = t;
-	for (; p + on + 2 <= end; p++)
-		if (p[0] == '"' && !memcmp(p + 1, outer, on) && p[on + 1] == '"')
-			break;
-	if (p + on + 2 > end)
-		return -1;
-	p += on + 2;
-	for (; p + in + 2 <= end && *p != '}'; p++)
-		if (p[0] == '"' && !memcmp(p + 1, inner, in) && p[in + 1] == '"')
-			break;
-	if (p + in + 2 > end || *p == '}')
-		return -1;
-	p += in + 2;
-	while (p < end && (*p == ' ' || *p == ':' || *p == '"'))
-		p++;
-	int64_t n = 0;
-	const char *d = p;
-	while (p < end && *p >= '0' && *p <= '9' && n < INT64_MAX / 10)
-		n = n * 10 + (*p++ - '0');
-	return p > d ? n : -1;
-}
-
 /* The step of slot k when upd is "gte(p, k) + c", "c + gte(p, k)" or
  * "gte(p, k) - c" in body; false otherwise. */
 static bool loop_step(const struct hlo_module *m, const struct hlo_comp *body, const struct hlo_instr *upd,
@@ -71,7 +39,7 @@ static bool loop_step(const struct hlo_module *m, const struct hlo_comp *body, c
 
 int64_t loop_induction_index(const struct hlo_module *m, const struct hlo_instr *w)
 {
-	int64_t k = loop_backend_number(m, w, "known_induction_variable", "tuple_index");
+	int64_t k = attr_json_number(m->file, w, ATTR_BACKEND_CONFIG, "known_induction_variable", "tuple_index");
 	if (k >= 0)
 		return k;
 	struct hlo_comp *body = ir_callee(w, ATTR_BODY);
@@ -159,6 +127,6 @@ static int64_t loop_inferred(const struct hlo_module *m, const struct hlo_instr 
 
 int64_t loop_trip_count(const struct hlo_module *m, const struct hlo_instr *w)
 {
-	int64_t n = loop_backend_number(m, w, "known_trip_count", "n");
+	int64_t n = attr_json_number(m->file, w, ATTR_BACKEND_CONFIG, "known_trip_count", "n");
 	return n >= 0 ? n : loop_inferred(m, w);
 }

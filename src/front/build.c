@@ -65,7 +65,8 @@ void build_ctx_fini(struct build_ctx *ctx)
 				     &ctx->operand_extras,
 				     &ctx->attrs, &ctx->ints, &ctx->kinds, &ctx->shapes, &ctx->sig,
 				     &ctx->layouts, &ctx->tiles, &ctx->splits, &ctx->stack_rows[0],
-				     &ctx->stack_rows[1], &ctx->stack_rows[2], &ctx->stack_rows[3] };
+				     &ctx->stack_rows[1], &ctx->stack_rows[2], &ctx->stack_rows[3],
+				     &ctx->leaf_texts, &ctx->tops };
 	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) {
 		free(vecs[i]->data);
 		vecs[i]->data = NULL;
@@ -266,6 +267,8 @@ uint32_t build_sig_mark(struct build_ctx *ctx)
 	return ctx->sig.len;
 }
 
+static void build_shape_top(struct build_ctx *ctx);
+
 struct build_sig_param {
 	struct span span;
 	struct hlo_shape *shape;
@@ -276,6 +279,8 @@ void build_sig_param(struct build_ctx *ctx, struct span sp, struct hlo_shape *sh
 	struct build_sig_param *p = build_vec_push(&ctx->sig, sizeof *p);
 	p->span = sp;
 	p->shape = shape;
+	if (ctx->mode >= BUILD_SHAPE)
+		build_shape_top(ctx);
 }
 
 static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
@@ -283,11 +288,12 @@ static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
 	c->kind = IR_COMP;
 	c->exec_thread = span_none();
+	c->sig = span_none();
 	return c;
 }
 
 struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span name_sp,
-				 uint32_t sig_mark, struct hlo_shape *result, bool has_sig)
+				 uint32_t sig_mark, struct hlo_shape *result, struct span sig)
 {
 	if (!build_ir(ctx))
 		return NULL;
@@ -297,7 +303,8 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 	c->name_span = name_sp;
 	c->span.start = name_sp.start;
 	c->is_entry = entry;
-	c->has_signature = has_sig;
+	c->has_signature = !span_is_none(sig);
+	c->sig = sig;
 	c->sig_result = result;
 	ctx->sig.len = sig_mark;
 	ctx->pending = c;
@@ -543,8 +550,8 @@ void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct h
 	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
 }
 
-void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span name_sp,
-		   uint32_t gte_mark)
+void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span declared_sp,
+		   struct span name_sp, uint32_t gte_mark)
 {
 	if (!build_ir(ctx)) {
 		ctx->ints.len = ctx->kinds.len = gte_mark;
@@ -558,6 +565,7 @@ void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct spa
 	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);
 	memset(x, 0, sizeof *x);
 	x->declared = declared;
+	x->declared_span = declared_sp;
 	x->gte = build_vec_take(ctx, &ctx->ints, gte_mark, sizeof *x->gte, &x->ngte);
 	ctx->kinds.len = gte_mark;
 	if (declared || x->ngte)
@@ -748,6 +756,50 @@ static void build_check_size(struct build_ctx *ctx, const struct hlo_shape *s, s
 		    (int)(span_len(sp) > 120 ? 120 : span_len(sp)), ctx->src->buf + sp.start);
 }
 
+/* ---- Shape modes: where leaves are written (value_shape_text) ---- */
+
+static void build_leaf_push(struct build_ctx *ctx, const struct shape_leaf_text *lt)
+{
+	*(struct shape_leaf_text *)build_vec_push(&ctx->leaf_texts, sizeof *lt) = *lt;
+}
+
+/* Drops the leaves recorded inside sp: those of a buffer's element or of a
+ * layout's P(shape), which are not leaves of the written shape. */
+static void build_leaf_drop_inside(struct build_ctx *ctx, struct span sp)
+{
+	while (ctx->leaf_texts.len &&
+	       VEC_AT(ctx->leaf_texts, struct shape_leaf_text, ctx->leaf_texts.len - 1).start >= sp.start)
+		ctx->leaf_texts.len--;
+}
+
+static void build_leaf_array(struct build_ctx *ctx, struct span sp, enum ptype t, bool has_layout)
+{
+	struct shape_leaf_text lt = { .layout = span_none(), .space = span_none(), .colon = UINT64_MAX,
+				      .tail = UINT64_MAX };
+	if (has_layout)
+		lt = ctx->layout_text;
+	lt.start = sp.start;
+	lt.dims_end = has_layout ? lt.layout.start : sp.end;
+	lt.array = t != PT_TOKEN && t != PT_OPAQUE;
+	build_leaf_push(ctx, &lt);
+}
+
+/* The end of a signature parameter or of the whole shape text. */
+static void build_shape_top(struct build_ctx *ctx)
+{
+	*(uint32_t *)build_vec_push(&ctx->tops, sizeof(uint32_t)) = ctx->leaf_texts.len;
+}
+
+void build_shape_text_take(struct build_ctx *ctx, struct shape_text *out)
+{
+	out->leaves = ctx->leaf_texts.data;
+	out->nleaves = ctx->leaf_texts.len;
+	out->tops = ctx->tops.data;
+	out->ntops = ctx->tops.len;
+	memset(&ctx->leaf_texts, 0, sizeof ctx->leaf_texts);
+	memset(&ctx->tops, 0, sizeof ctx->tops);
+}
+
 struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type, struct span type_sp,
 				    uint32_t dim_mark, struct hlo_layout *layout, struct span sp)
 {
@@ -774,6 +826,8 @@ struct hlo_shape *build_array_shape(struct build_ctx *ctx, struct interned *type
 	struct hlo_shape *c = build_intern_shape(ctx, &s);
 	ctx->ints.len = ctx->kinds.len = dim_mark;
 	build_remember_shape_text(ctx, sp, c);
+	if (ctx->mode >= BUILD_SHAPE)
+		build_leaf_array(ctx, sp, c->type, layout != NULL);
 	return c;
 }
 
@@ -800,8 +854,13 @@ struct hlo_shape *build_tuple_shape(struct build_ctx *ctx, uint32_t mark, struct
 
 struct hlo_shape *build_buffer_shape(struct build_ctx *ctx, struct hlo_shape *elem, struct span sp)
 {
-	(void)sp;
 	struct hlo_shape s = { .type = PT_BUFFER, .rank = 1, .elems = &elem };
+	if (ctx->mode >= BUILD_SHAPE) {
+		build_leaf_drop_inside(ctx, sp);
+		struct shape_leaf_text lt = { .start = sp.start, .dims_end = sp.end, .layout = span_none(),
+					      .space = span_none(), .colon = UINT64_MAX, .tail = UINT64_MAX };
+		build_leaf_push(ctx, &lt);
+	}
 	return build_intern_shape(ctx, &s);
 }
 
@@ -823,6 +882,7 @@ struct hlo_shape *build_shape_tuple(struct hlo_file *f, struct hlo_shape **elems
 void build_shape_result(struct build_ctx *ctx, struct hlo_shape *s)
 {
 	ctx->shape = s;
+	build_shape_top(ctx);
 }
 
 /* ---- layouts ---- */
@@ -837,6 +897,8 @@ struct build_layout {
 	uint32_t tile_mark;    /* tiles of this layout in ctx->tiles */
 	uint32_t split_mark;
 	int last;              /* enum build_layout_rank of the previous attribute */
+	uint64_t colon, tail;  /* where ':' and the first of SC, P, M are (value_shape_text) */
+	struct span space;     /* S(n) */
 };
 
 static struct build_layout *build_cur_layout(struct build_ctx *ctx)
@@ -852,7 +914,14 @@ void build_layout_begin(struct build_ctx *ctx, struct span sp)
 	b->tile_mark = ctx->tiles.len;
 	b->split_mark = ctx->splits.len;
 	b->l.tail_padding = 1;
+	b->colon = b->tail = UINT64_MAX;
+	b->space = span_none();
 	*(struct build_layout **)build_vec_push(&ctx->layouts, sizeof b) = b;
+}
+
+void build_layout_colon(struct build_ctx *ctx, struct span sp)
+{
+	build_cur_layout(ctx)->colon = sp.start;
 }
 
 void build_layout_m2m(struct build_ctx *ctx, int64_t v)
@@ -868,6 +937,8 @@ static void build_layout_order(struct build_ctx *ctx, int rank, const char *what
 		build_error(ctx, sp, "layout attribute %s is out of order (expected D, T, L, #, *, E, S, SC, P, M)",
 			    what);
 	b->last = rank;
+	if (rank > LR_S && b->tail == UINT64_MAX)
+		b->tail = sp.start;
 }
 
 void build_layout_tile_dim(struct build_ctx *ctx, int64_t v)
@@ -909,6 +980,7 @@ void build_layout_int(struct build_ctx *ctx, struct span letter_sp, int64_t v, s
 	} else if (!strcmp(l, "S")) {
 		build_layout_order(ctx, LR_S, l, letter_sp);
 		b->l.memory_space = v;
+		b->space = sp;
 	} else if (!strcmp(l, "M")) {
 		build_layout_order(ctx, LR_M, l, letter_sp);
 		b->l.dynamic_prefix = v;
@@ -979,6 +1051,8 @@ void build_layout_physical(struct build_ctx *ctx, struct span letter, struct hlo
 	}
 	build_layout_order(ctx, LR_P, "P", letter);
 	build_cur_layout(ctx)->l.physical = shape;
+	if (ctx->mode >= BUILD_SHAPE)
+		build_leaf_drop_inside(ctx, sp);
 	/* XLA accepts P(...) only on sparse layouts, which dense text cannot express. */
 	if (!build_cur_layout(ctx)->l.ndim_level_types)
 		build_error(ctx, sp, "physical shape P(...) is only valid for sparse layouts");
@@ -988,6 +1062,9 @@ struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
 {
 	struct build_layout *b = build_cur_layout(ctx);
 	ctx->layouts.len--;
+	if (ctx->mode >= BUILD_SHAPE)
+		ctx->layout_text = (struct shape_leaf_text){ .layout = sp, .colon = b->colon, .space = b->space,
+							     .tail = b->tail };
 	struct hlo_layout *l = &b->l;
 	l->minor_to_major = VEC_PTR(ctx->ints, int64_t, b->int_mark);
 	l->tiles = ctx->tiles.len > b->tile_mark ? VEC_PTR(ctx->tiles, struct hlo_tile, b->tile_mark) : NULL;

@@ -183,6 +183,18 @@ bool ir_shape_is_array(const struct hlo_shape *s)
 	       s->type != PT_OPAQUE && s->type != PT_INVALID;
 }
 
+uint32_t ir_leaf_count(const struct hlo_shape *s)
+{
+	if (!s)
+		return 0;
+	if (s->type != PT_TUPLE)
+		return 1;
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < s->rank; k++)
+		n += ir_leaf_count(s->elems[k]);
+	return n;
+}
+
 uint64_t ir_shape_elements(const struct hlo_shape *s)
 {
 	if (!ir_shape_is_array(s))

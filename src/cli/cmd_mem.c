@@ -179,7 +179,7 @@ static void cmd_mem_leaf_index(const struct hlo_shape *s, uint32_t j, char *buf,
 	while (s && s->type == PT_TUPLE && len < cap) {
 		uint32_t k = 0;
 		for (; k < s->rank; k++) {
-			uint32_t n = mem_leaf_count(s->elems[k]);
+			uint32_t n = ir_leaf_count(s->elems[k]);
 			if (j < n)
 				break;
 			j -= n;
