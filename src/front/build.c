@@ -1064,7 +1064,7 @@ struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
 	ctx->layouts.len--;
 	if (ctx->mode >= BUILD_SHAPE)
 		ctx->layout_text = (struct shape_leaf_text){ .layout = sp, .colon = b->colon, .space = b->space,
-							     .tail = b->tail };
+							     .tail = b->tail, .space_n = b->l.memory_space };
 	struct hlo_layout *l = &b->l;
 	l->minor_to_major = VEC_PTR(ctx->ints, int64_t, b->int_mark);
 	l->tiles = ctx->tiles.len > b->tile_mark ? VEC_PTR(ctx->tiles, struct hlo_tile, b->tile_mark) : NULL;

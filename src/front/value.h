@@ -17,6 +17,7 @@ struct shape_leaf_text {
 	uint64_t colon;             /* the layout's ':', or UINT64_MAX */
 	struct span space;          /* "S(n)" in the layout, or none */
 	uint64_t tail;              /* first of SC(..), P(..), M(..), or UINT64_MAX */
+	int64_t space_n;            /* n of S(n), 0 when none */
 	bool array;                 /* not a token, opaque or buffer */
 };
 

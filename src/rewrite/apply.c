@@ -1,7 +1,8 @@
-/* apply.c - the --apply rewrites: shapes located by small text scanners
- * (IR shapes have no spans), S(n) propagated over the (instruction, leaf)
- * positions of one buffer, each finding's edits recorded all or none.  It
- * does not choose which findings to apply and never re-parses. */
+/* apply.c - the --apply rewrites: S(n) propagated over the (instruction,
+ * leaf) positions of one buffer (XLA's aliasing from alias.h), written
+ * where the front end says each leaf's layout is (value_shape_text); each
+ * finding's edits recorded all or none.  It does not choose which findings
+ * to apply and reads no text itself. */
 #include "apply.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,149 +10,43 @@
 #include "attr.h"
 #include "lex.h"
 #include "mem.h"
+#include "value.h"
 #include "sharding.h"
 
 #define NONE UINT64_MAX
 
-/* ---- Source text: blanks, comments, shapes, layouts ---- */
+/* ---- Where shapes are written (value_shape_text) ---- */
 
-struct apply_text {
-	const char *b;
-	uint64_t len;
+/* The leaves of one written shape: [first, first + n) of st.leaves. */
+struct apply_written {
+	struct shape_text st;
+	uint32_t first, n;
 };
 
-/* Skips blanks and comments (lex.h). */
-static uint64_t apply_skip(const struct apply_text *t, uint64_t p)
+/* The leaves of the shape written at sp: a shape or "= shape", or with sig
+ * parameter `param` of a signature (its result when param < 0).  False
+ * when there is no such text or its leaf count is not s's. */
+static bool apply_written_at(struct hlo_module *m, struct span sp, bool sig, int64_t param,
+			     const struct hlo_shape *s, struct apply_written *w)
 {
-	return lex_skip_blank(t->b, t->len, p, NULL);
-}
-
-/* p at an opening '{' or '(': the offset after its match (comments
- * skipped), or 0. */
-static uint64_t apply_balanced(const struct apply_text *t, uint64_t p)
-{
-	int depth = 0;
-	while (p < t->len) {
-		uint64_t q = apply_skip(t, p);
-		if (q != p) {
-			p = q;
-			continue;
-		}
-		char c = t->b[p++];
-		if (c == '{' || c == '(')
-			depth++;
-		else if ((c == '}' || c == ')') && --depth == 0)
-			return p;
-	}
-	return 0;
-}
-
-/* One non-tuple subshape as written: "f32[2,8]{1,0:T(8,128)}". */
-struct apply_leaf {
-	uint64_t start;     /* element type */
-	uint64_t dims_end;  /* after ']' */
-	uint64_t lay;       /* '{' of the layout, or NONE */
-	uint64_t end;       /* after the layout, else after ']' */
-	bool array;         /* not a token, opaque or buffer */
-};
-
-struct apply_leaves {
-	struct apply_leaf *v;
-	uint32_t n, cap;
-};
-
-static void apply_leaves_push(struct apply_leaves *ls, const struct apply_leaf *l)
-{
-	if (ls->n == ls->cap) {
-		ls->cap = ls->cap ? ls->cap * 2 : 8;
-		ls->v = xreallocarray(ls->v, ls->cap, sizeof *ls->v);
-	}
-	ls->v[ls->n++] = *l;
-}
-
-static bool apply_is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* A '{' after a shape opens a layout when a digit or ':' follows (else it
- * is a computation body, as the scanner decides). */
-static bool apply_is_layout(const struct apply_text *t, uint64_t p)
-{
-	uint64_t q = apply_skip(t, p + 1);
-	return q < t->len && ((t->b[q] >= '0' && t->b[q] <= '9') || t->b[q] == ':');
-}
-
-/* Walks the shape written at *pp, appending its leaves in order (the order
- * of mem_leaf_count); *pp gets the offset after it.  False when the text is
- * not a shape. */
-static bool apply_walk(const struct apply_text *t, uint64_t *pp, struct apply_leaves *out, int depth)
-{
-	const char *b = t->b;
-	uint64_t p = apply_skip(t, *pp);
-	if (p >= t->len || depth > 64)
+	memset(w, 0, sizeof *w);
+	if (span_is_none(sp) || !value_shape_text(m->file, sp, sig, &w->st) || !w->st.ntops)
 		return false;
-	if (b[p] == '(') {
-		p = apply_skip(t, p + 1);
-		if (p < t->len && b[p] == ')') {
-			*pp = p + 1;
-			return true;
-		}
-		for (;;) {
-			if (!apply_walk(t, &p, out, depth + 1))
-				return false;
-			p = apply_skip(t, p);
-			if (p >= t->len)
-				return false;
-			if (b[p] == ',') {
-				p++;
-				continue;
-			}
-			if (b[p] != ')')
-				return false;
-			*pp = p + 1;
-			return true;
-		}
-	}
-	struct apply_leaf lf = { .start = p, .lay = NONE, .array = true };
-	while (p < t->len && apply_is_alnum(b[p]))
-		p++;
-	if (p == lf.start)
-		return false;
-	size_t tn = (size_t)(p - lf.start);
-	const char *ty = b + lf.start;
-	uint64_t q = apply_skip(t, p);
-	if (tn == 1 && ty[0] == 'b' && q < t->len && b[q] == '(') {
-		/* b(shape): a buffer, one leaf that --apply does not edit. */
-		uint64_t e = apply_balanced(t, q);
-		if (!e)
+	uint32_t k = w->st.ntops - 1;   /* the shape itself, or a signature's result */
+	if (sig && param >= 0) {
+		if ((uint64_t)param >= k)
 			return false;
-		lf.dims_end = lf.end = e;
-		lf.array = false;
-		apply_leaves_push(out, &lf);
-		*pp = e;
-		return true;
+		k = (uint32_t)param;
 	}
-	if (q >= t->len || b[q] != '[')
-		return false;
-	while (q < t->len && b[q] != ']')
-		q++;
-	if (q >= t->len)
-		return false;
-	lf.dims_end = lf.end = q + 1;
-	uint64_t r = apply_skip(t, q + 1);
-	if (r < t->len && b[r] == '{' && apply_is_layout(t, r)) {
-		uint64_t e = apply_balanced(t, r);
-		if (!e)
-			return false;
-		lf.lay = r;
-		lf.end = e;
-	}
-	if ((tn == 5 && !memcmp(ty, "token", 5)) || (tn == 6 && !memcmp(ty, "opaque", 6)))
-		lf.array = false;
-	apply_leaves_push(out, &lf);
-	*pp = lf.end;
-	return true;
+	w->first = k ? w->st.tops[k - 1] : 0;
+	w->n = w->st.tops[k] - w->first;
+	return w->n == ir_leaf_count(s);
+}
+
+/* The end of a written leaf: after its layout, else after its dims. */
+static uint64_t apply_leaf_end(const struct shape_leaf_text *lf)
+{
+	return span_is_none(lf->layout) ? lf->dims_end : lf->layout.end;
 }
 
 /* One edit of a finding, collected before any is recorded. */
@@ -202,44 +97,14 @@ static void apply_edits_add(struct apply_edits *e, uint64_t start, uint64_t end,
 	x->note = note ? apply_strndup(note, strlen(note)) : NULL;
 }
 
-/* The memory space written in a layout {...} at [lay, end): sets *space
- * (0 when none).  False when the layout does not scan. */
-static bool apply_layout_items(const struct apply_text *t, uint64_t lay, uint64_t end, uint64_t *colon)
-{
-	/* ':' at the layout's own level. */
-	*colon = NONE;
-	uint64_t p = lay + 1;
-	while (p < end - 1) {
-		uint64_t q = apply_skip(t, p);
-		if (q != p) {
-			p = q;
-			continue;
-		}
-		char c = t->b[p];
-		if (c == ':') {
-			*colon = p;
-			return true;
-		}
-		if (c == '{' || c == '(') {
-			uint64_t e = apply_balanced(t, p);
-			if (!e)
-				return false;
-			p = e;
-			continue;
-		}
-		p++;
-	}
-	return true;
-}
-
-/* The edit giving leaf lf (whose IR shape is s) memory space `space`:
- * replaces an S(n), inserts S(space) in XLA's attribute order (D T L # * E
- * S SC P M), or writes a default layout.  *noop when it already has it. */
-static bool apply_space_text(const struct apply_text *t, const struct apply_leaf *lf, const struct hlo_shape *s,
-			     int64_t space, uint64_t *start, uint64_t *end, char *buf, size_t cap, bool *noop)
+/* The edit giving leaf lf memory space `space`: replaces an S(n), inserts
+ * S(space) in XLA's attribute order (D T L # * E S SC P M), or writes a
+ * default layout for the leaf's IR shape s.  *noop when it already has it. */
+static void apply_space_text(const struct shape_leaf_text *lf, const struct hlo_shape *s, int64_t space,
+			     uint64_t *start, uint64_t *end, char *buf, size_t cap, bool *noop)
 {
 	*noop = false;
-	if (lf->lay == NONE) {
+	if (span_is_none(lf->layout)) {
 		/* No layout written: the default one, major to minor. */
 		size_t n = 0;
 		n += (size_t)snprintf(buf + n, cap - n, "{");
@@ -248,229 +113,40 @@ static bool apply_space_text(const struct apply_text *t, const struct apply_leaf
 		if (n < cap)
 			snprintf(buf + n, cap - n, ":S(%lld)}", (long long)space);
 		*start = *end = lf->dims_end;
-		return true;
+		return;
 	}
-	uint64_t colon;
-	if (!apply_layout_items(t, lf->lay, lf->end, &colon))
-		return false;
-	uint64_t close = lf->end - 1;
-	if (colon == NONE) {
-		snprintf(buf, cap, ":S(%lld)", (long long)space);
-		*start = *end = close;
-		return true;
-	}
-	const char *b = t->b;
-	uint64_t p = colon + 1;
-	for (;;) {
-		p = apply_skip(t, p);
-		if (p >= close) {
-			snprintf(buf, cap, "S(%lld)", (long long)space);
-			*start = *end = close;
-			return true;
-		}
-		uint64_t ns = p;
-		while (p < close && ((b[p] >= 'A' && b[p] <= 'Z') || b[p] == '#' || b[p] == '*'))
-			p++;
-		if (p == ns)
-			return false;
-		size_t nl = (size_t)(p - ns);
-		if (nl == 1 && b[ns] == 'S') {
-			uint64_t q = apply_skip(t, p);
-			if (q >= close || b[q] != '(')
-				return false;
-			uint64_t e = apply_balanced(t, q);
-			if (!e || e > close)
-				return false;
-			char *endp;
-			long long v = strtoll(b + q + 1, &endp, 10);
-			uint64_t after = apply_skip(t, (uint64_t)(endp - b));
-			if (v == space && after < close && b[after] == ')')
-				*noop = true;
-			snprintf(buf, cap, "S(%lld)", (long long)space);
-			*start = ns;
-			*end = e;
-			return true;
-		}
-		if ((nl == 2 && !memcmp(b + ns, "SC", 2)) || (nl == 1 && (b[ns] == 'P' || b[ns] == 'M'))) {
-			snprintf(buf, cap, "S(%lld)", (long long)space);
-			*start = *end = ns;
-			return true;
-		}
-		/* Skip the item's argument groups: T(8,128)(2,1), E(4), ... */
-		for (;;) {
-			uint64_t q = apply_skip(t, p);
-			if (q >= close || b[q] != '(')
-				break;
-			uint64_t e = apply_balanced(t, q);
-			if (!e || e > close)
-				return false;
-			p = e;
-		}
-	}
-}
-
-/* ---- Locating shapes in the text ---- */
-
-/* The result shape of i as written after "name =", or NONE. */
-static uint64_t apply_instr_shape_at(const struct apply_text *t, const struct hlo_instr *i)
-{
-	if (!(i->flags & IR_SHAPE_WRITTEN) || ir_is_anonymous(i))
-		return NONE;
-	uint64_t p = apply_skip(t, ir_instr_name_span(i).end);
-	if (p >= t->len || t->b[p] != '=')
-		return NONE;
-	return apply_skip(t, p + 1);
-}
-
-/* The leaves of the shape written at p, checked against the IR shape s
- * (same leaf count).  False when it does not match. */
-static bool apply_leaves_at(const struct apply_text *t, uint64_t p, const struct hlo_shape *s,
-			    struct apply_leaves *out)
-{
-	out->n = 0;
-	if (p == NONE)
-		return false;
-	uint64_t q = p;
-	return apply_walk(t, &q, out, 0) && (!s || out->n == ir_leaf_count(s));
-}
-
-/* Start offsets of the parameter shapes (params[0..n)) and of the result
- * shape of a "(name: shape, ...) -> shape" signature (names may be absent,
- * as in entry_computation_layout) starting at p.  False when it does not
- * scan. */
-static bool apply_signature(const struct apply_text *t, uint64_t p, bool names, uint64_t *params, uint32_t cap,
-			    uint32_t *n, uint64_t *result)
-{
-	const char *b = t->b;
-	*n = 0;
-	p = apply_skip(t, p);
-	if (p >= t->len || b[p] != '(')
-		return false;
-	p = apply_skip(t, p + 1);
-	if (p < t->len && b[p] == ')') {
-		p++;
+	uint64_t close = lf->layout.end - 1;
+	snprintf(buf, cap, "%sS(%lld)", lf->colon == UINT64_MAX ? ":" : "", (long long)space);
+	if (!span_is_none(lf->space)) {
+		*noop = lf->space_n == space;
+		*start = lf->space.start;
+		*end = lf->space.end;
 	} else {
-		for (;;) {
-			p = apply_skip(t, p);
-			if (names) {
-				while (p < t->len && b[p] != ':' && b[p] != ',' && b[p] != ')' && b[p] != '\n')
-					p++;
-				if (p >= t->len || b[p] != ':')
-					return false;
-				p = apply_skip(t, p + 1);
-			}
-			if (*n < cap)
-				params[*n] = p;
-			(*n)++;
-			struct apply_leaves tmp = { 0 };
-			bool ok = apply_walk(t, &p, &tmp, 0);
-			free(tmp.v);
-			if (!ok)
-				return false;
-			p = apply_skip(t, p);
-			if (p < t->len && b[p] == ',') {
-				p++;
-				continue;
-			}
-			if (p >= t->len || b[p] != ')')
-				return false;
-			p++;
-			break;
-		}
+		*start = *end = lf->colon != UINT64_MAX && lf->tail != UINT64_MAX ? lf->tail : close;
 	}
-	p = apply_skip(t, p);
-	if (p + 1 >= t->len || b[p] != '-' || b[p + 1] != '>')
-		return false;
-	*result = apply_skip(t, p + 2);
-	return true;
-}
-
-/* Shape text of parameter `param` (or of the result when param < 0) of
- * the signature at p (names: "name: shape" entries); NONE when it does not
- * scan or has no such parameter. */
-static uint64_t apply_sig_at(const struct apply_text *t, uint64_t p, bool names, int64_t param)
-{
-	uint32_t cap = param >= 0 ? (uint32_t)param + 1 : 1, n;
-	uint64_t *all = xreallocarray(NULL, cap, sizeof *all), result;
-	bool ok = apply_signature(t, p, names, all, cap, &n, &result);
-	uint64_t r = !ok ? NONE : param < 0 ? result : (uint64_t)param < n ? all[param] : NONE;
-	free(all);
-	return r;
-}
-
-/* ... in computation c's signature; NONE when it has none. */
-static uint64_t apply_sig_shape_at(const struct apply_text *t, const struct hlo_comp *c, int64_t param)
-{
-	if (!c->has_signature || c->inline_body)
-		return NONE;
-	return apply_sig_at(t, c->name_span.end, true, param);
-}
-
-/* ... in the module's entry_computation_layout={(...)->...}. */
-static uint64_t apply_ecl_shape_at(const struct apply_text *t, const struct hlo_module *m, int64_t param)
-{
-	const struct hlo_attr *at = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
-	if (!at)
-		return NONE;
-	uint64_t p = apply_skip(t, at->value_off);
-	if (p >= t->len || t->b[p] != '{')
-		return NONE;
-	return apply_sig_at(t, p + 1, false, param);
-}
-
-/* The declared shape of operand n of u (the long "f32[8]{0} %x" form), or NONE. */
-static uint64_t apply_operand_shape_at(const struct apply_text *t, const struct hlo_instr *u, uint32_t n)
-{
-	if (!u->extra || !u->extra->operands || !u->extra->operands[n].declared)
-		return NONE;
-	const char *b = t->b;
-	uint64_t p;
-	if (n == 0) {
-		p = apply_skip(t, ir_instr_opcode_span(u).end);
-		if (p >= t->len || b[p] != '(')
-			return NONE;
-		p++;
-	} else {
-		const struct hlo_operand *o = &u->operands[n - 1];
-		p = apply_skip(t, o->off + o->len);
-		while (p < t->len && (b[p] == '#' || (b[p] >= '0' && b[p] <= '9')))
-			p++;
-		p = apply_skip(t, p);
-		if (p >= t->len || b[p] != ',')
-			return NONE;
-		p++;
-	}
-	return apply_skip(t, p);
 }
 
 /* ---- Shapes in the IR: leaves and tuple paths ---- */
 
-/* Leaf number of the first leaf of tuple element k of s. */
-static uint32_t apply_leaf_offset(const struct hlo_shape *s, int64_t k)
+/* Leaf number of the first leaf of tuple element k of s (0 when none). */
+static uint32_t apply_leaf_offset(struct alias_state *al, const struct hlo_shape *s, int64_t k)
 {
-	uint32_t off = 0;
-	for (int64_t j = 0; j < k && j < (int64_t)s->rank; j++)
-		off += ir_leaf_count(s->elems[j]);
-	return off;
+	uint32_t first, count;
+	return k >= 0 && alias_elem_range(al, s, (uint32_t)k, &first, &count) ? first : 0;
 }
 
 /* The leaf-th leaf of s; its tuple index path written as "{1,0}" into path
  * (when not NULL). */
-static const struct hlo_shape *apply_leaf_shape(const struct hlo_shape *s, uint32_t leaf, char *path, size_t cap)
+static const struct hlo_shape *apply_leaf_shape(struct alias_state *al, const struct hlo_shape *s, uint32_t leaf,
+						char *path, size_t cap)
 {
 	size_t n = 0;
 	if (path && cap)
 		n += (size_t)snprintf(path, cap, "{");
 	bool first = true;
 	while (s && s->type == PT_TUPLE) {
-		uint32_t k = 0;
-		for (; k < s->rank; k++) {
-			uint32_t c = ir_leaf_count(s->elems[k]);
-			if (leaf < c)
-				break;
-			leaf -= c;
-		}
-		if (k == s->rank)
+		uint32_t k;
+		if (!alias_elem_of(al, s, leaf, &k, &leaf))
 			return NULL;
 		if (path && n < cap)
 			n += (size_t)snprintf(path + n, cap - n, "%s%u", first ? "" : ",", k);
@@ -482,16 +158,25 @@ static const struct hlo_shape *apply_leaf_shape(const struct hlo_shape *s, uint3
 	return s;
 }
 
-/* The computation named by attribute key of i (mem.c's rule). */
+/* The leaf of s at a tuple index path that names one array; false otherwise. */
+static bool apply_index_leaf(struct alias_state *al, const struct hlo_shape *s, const struct attr_ints *idx,
+			     uint32_t *leaf)
+{
+	uint32_t count;
+	return alias_path_leaves(al, s, idx, leaf, &count) && count == 1 &&
+	       (s = apply_leaf_shape(al, s, *leaf, NULL, 0)) && ir_shape_is_array(s);
+}
+
 /* ---- Memory space: the positions sharing one buffer ---- */
 
 struct apply_pos {
-	struct hlo_instr *i;
+	const struct hlo_instr *i;
 	uint32_t leaf;
 };
 
 struct apply_flow {
 	struct hlo_module *m;
+	struct alias_state *al;
 	struct apply_pos *v;        /* visited, in discovery order (the queue too) */
 	uint32_t n, cap;
 	uint32_t *slots;            /* open-addressed index into v (+1), cap 2^k */
@@ -525,7 +210,7 @@ static void apply_flow_grow(struct apply_flow *fl)
 	fl->nslots = ns;
 }
 
-static void apply_flow_add(struct apply_flow *fl, struct hlo_instr *i, uint32_t leaf)
+static void apply_flow_add(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf)
 {
 	if (!i || fl->refused)
 		return;
@@ -563,20 +248,6 @@ static void apply_pair_push(uint32_t **v, uint32_t *n, uint32_t a, uint32_t b)
 	(*n)++;
 }
 
-/* The leaf of entry parameter number p given by a tuple index path. */
-static bool apply_index_leaf(const struct hlo_shape *s, const struct attr_ints *idx, uint32_t *leaf)
-{
-	uint32_t off = 0;
-	for (uint32_t k = 0; k < idx->n; k++) {
-		if (!s || s->type != PT_TUPLE || idx->v[k] < 0 || idx->v[k] >= (int64_t)s->rank)
-			return false;
-		off += apply_leaf_offset(s, idx->v[k]);
-		s = s->elems[idx->v[k]];
-	}
-	*leaf = off;
-	return s && s->type != PT_TUPLE;
-}
-
 /* The entry's output leaf `leaf` escapes: parameters aliased to it
  * (input_output_alias) share its buffer. */
 static void apply_flow_alias(struct apply_flow *fl, uint32_t leaf)
@@ -594,54 +265,72 @@ static void apply_flow_alias(struct apply_flow *fl, uint32_t leaf)
 	if (v && attr_aliases(v, a, true, &al, &err))
 		for (uint32_t k = 0; k < al.n; k++) {
 			uint32_t ol, pl;
-			if (!apply_index_leaf(e->root->shape, &al.items[k].output_index, &ol) || ol != leaf)
+			if (!apply_index_leaf(fl->al, e->root->shape, &al.items[k].output_index, &ol) || ol != leaf)
 				continue;
 			int64_t p = al.items[k].number;
 			if (p < 0 || p >= (int64_t)e->nparams || !e->params[p])
 				continue;
-			if (apply_index_leaf(e->params[p]->shape, &al.items[k].index, &pl))
+			if (apply_index_leaf(fl->al, e->params[p]->shape, &al.items[k].index, &pl))
 				apply_flow_add(fl, e->params[p], pl);
 		}
 	arena_release(a, mk);
 }
 
-/* Where the buffer at (i, leaf) also lives: its definition side. */
-static void apply_flow_up(struct apply_flow *fl, struct hlo_instr *i, uint32_t leaf)
+/* The structural instructions --apply carries a buffer through: XLA's
+ * aliasing (alias.h) decides which of their leaves is which operand leaf. */
+static bool apply_follows(const struct hlo_instr *i)
 {
-	struct hlo_comp *c = i->comp;
-	struct hlo_instr *op0 = i->noperands ? i->operands[0].instr : NULL;
-	switch (i->op) {
-	case OP_GET_TUPLE_ELEMENT:
-		if (op0 && op0->shape && op0->shape->type == PT_TUPLE)
-			apply_flow_add(fl, op0, apply_leaf_offset(op0->shape, i->number) + leaf);
-		break;
-	case OP_TUPLE: {
-		uint32_t off = 0;
-		for (uint32_t k = 0; k < i->noperands; k++) {
-			struct hlo_instr *o = i->operands[k].instr;
-			uint32_t cnt = o ? ir_leaf_count(o->shape) : 0;
-			if (leaf >= off && leaf < off + cnt)
-				apply_flow_add(fl, o, leaf - off);
-			off += cnt;
+	return i->op == OP_GET_TUPLE_ELEMENT || i->op == OP_TUPLE || i->op == OP_BITCAST ||
+	       i->op == OP_OPT_BARRIER || i->op == OP_WHILE;
+}
+
+/* The buffer at (i, leaf) enters i's computation as parameter i (param)
+ * or leaves it as its root: where the callers hold it. */
+static void apply_flow_callers(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf, bool param)
+{
+	const struct hlo_comp *c = i->comp;
+	for (uint32_t k = 0; k < c->ncallers; k++) {
+		struct hlo_instr *u = c->callers[k];
+		bool single = (u->op == OP_CALL || u->op == OP_FUSION) && u->ncallees == 1;
+		if (param) {
+			if (u->op == OP_WHILE)
+				apply_flow_add(fl, u, leaf);
+			else if (single && i->number >= 0 && (uint64_t)i->number < u->noperands)
+				apply_flow_add(fl, u->operands[i->number].instr, leaf);
+			else
+				apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
+		} else if (u->op == OP_WHILE || single) {
+			apply_flow_add(fl, u, leaf);
+		} else {
+			apply_flow_refuse(fl, u, "returns the buffer from a computation --apply does not follow");
 		}
-		break;
 	}
+}
+
+/* Where the buffer at (i, leaf) also lives: its definition side. */
+static void apply_flow_up(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf)
+{
+	const struct hlo_comp *c = i->comp;
+	const struct hlo_instr *src;
+	uint32_t sj;
+	if (apply_follows(i) && alias_source(fl->al, i, leaf, &src, &sj))
+		apply_flow_add(fl, src, sj);
+	switch (i->op) {
 	case OP_WHILE: {
+		/* The carry is one buffer: operand, both parameters, body root. */
 		struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
 		if (!body || !cond || !body->nparams || !cond->nparams) {
 			apply_flow_refuse(fl, i, "has no body or condition to follow");
 			return;
 		}
-		apply_flow_add(fl, op0, leaf);
 		apply_flow_add(fl, body->params[0], leaf);
 		apply_flow_add(fl, cond->params[0], leaf);
 		apply_flow_add(fl, body->root, leaf);
 		break;
 	}
 	case OP_DYNAMIC_UPDATE_SLICE:
-	case OP_BITCAST:
-	case OP_OPT_BARRIER:
-		apply_flow_add(fl, op0, i->op == OP_OPT_BARRIER ? leaf : 0);
+		/* Updated in place: operand 0's buffer. */
+		apply_flow_add(fl, i->noperands ? i->operands[0].instr : NULL, 0);
 		break;
 	case OP_CALL:
 	case OP_FUSION:
@@ -652,101 +341,89 @@ static void apply_flow_up(struct apply_flow *fl, struct hlo_instr *i, uint32_t l
 		apply_flow_add(fl, i->callees[0]->root, leaf);
 		break;
 	case OP_PARAMETER:
-		if (c == fl->m->entry) {
+		if (c == fl->m->entry)
 			apply_pair_push(&fl->ecl_params, &fl->necl_params, (uint32_t)i->number, leaf);
-			break;
-		}
-		for (uint32_t k = 0; k < c->ncallers; k++) {
-			struct hlo_instr *u = c->callers[k];
-			if (u->op == OP_WHILE)
-				apply_flow_add(fl, u, leaf);
-			else if ((u->op == OP_CALL || u->op == OP_FUSION) && u->ncallees == 1 && i->number >= 0 &&
-				 (uint64_t)i->number < u->noperands)
-				apply_flow_add(fl, u->operands[i->number].instr, leaf);
-			else
-				apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
-		}
+		else
+			apply_flow_callers(fl, i, leaf, true);
 		break;
 	default:
 		break;  /* i defines the buffer (broadcast, custom-call, copy, ...) */
 	}
-	if (i == c->root) {
-		if (c == fl->m->entry) {
-			apply_pair_push(&fl->ecl_results, &fl->necl_results, leaf, 0);
-			apply_flow_alias(fl, leaf);
-			return;
-		}
-		for (uint32_t k = 0; k < c->ncallers; k++) {
-			struct hlo_instr *u = c->callers[k];
-			if (u->op == OP_WHILE || ((u->op == OP_CALL || u->op == OP_FUSION) && u->ncallees == 1))
-				apply_flow_add(fl, u, leaf);
-			else
-				apply_flow_refuse(fl, u, "returns the buffer from a computation --apply does not follow");
-		}
+	if (i != c->root)
+		return;
+	if (c == fl->m->entry) {
+		apply_pair_push(&fl->ecl_results, &fl->necl_results, leaf, 0);
+		apply_flow_alias(fl, leaf);
+	} else {
+		apply_flow_callers(fl, i, leaf, false);
 	}
 }
 
-/* ... and its users: structural ones carry it on, readers that copy out of
- * it (dynamic-slice, copy) are fine, anything computing on it is not. */
-static void apply_flow_down(struct apply_flow *fl, struct hlo_instr *i, uint32_t leaf)
+/* The leaves of u that alias (i, leaf): u carries the buffer on. */
+static void apply_flow_through(struct apply_flow *fl, const struct hlo_instr *u, const struct hlo_instr *i,
+			       uint32_t leaf)
+{
+	uint32_t n = alias_leaves(fl->al, u->shape);
+	for (uint32_t j = 0; j < n; j++) {
+		const struct hlo_instr *src;
+		uint32_t sj;
+		if (alias_source(fl->al, u, j, &src, &sj) && src == i && sj == leaf)
+			apply_flow_add(fl, u, j);
+	}
+}
+
+/* What user u does with operand n, the buffer: carry it on (structural
+ * users, in-place updates, calls), copy out of it (fine), or anything
+ * else, which --apply refuses. */
+static void apply_flow_user(struct apply_flow *fl, const struct hlo_instr *u, uint32_t n,
+			    const struct hlo_instr *i, uint32_t leaf)
+{
+	if (apply_follows(u)) {
+		apply_flow_through(fl, u, i, leaf);
+		return;
+	}
+	switch (u->op) {
+	case OP_DYNAMIC_UPDATE_SLICE:
+		if (n == 0)
+			apply_flow_add(fl, u, 0);
+		else
+			apply_flow_refuse(fl, u, "copies the buffer into another array");
+		break;
+	case OP_DYNAMIC_SLICE:
+		if (n != 0)
+			apply_flow_refuse(fl, u, "uses the buffer as an index");
+		break;
+	case OP_COPY:
+	case OP_COPY_START:
+		break;
+	case OP_CALL:
+	case OP_FUSION:
+		if (u->ncallees == 1 && n < u->callees[0]->nparams && u->callees[0]->params[n])
+			apply_flow_add(fl, u->callees[0]->params[n], leaf);
+		else
+			apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
+		break;
+	case OP_CONDITIONAL:
+	case OP_ASYNC_START:
+	case OP_CUSTOM_CALL:
+		apply_flow_refuse(fl, u, "takes the buffer in a way --apply does not follow");
+		break;
+	default:
+		apply_flow_refuse(fl, u, "computes on the buffer, which would then be in host memory");
+		break;
+	}
+}
+
+/* ... and its users. */
+static void apply_flow_down(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf)
 {
 	for (uint32_t k = 0; k < i->nusers; k++) {
-		struct hlo_instr *u = i->users[k];
+		const struct hlo_instr *u = i->users[k];
 		if (k && u == i->users[k - 1])
 			continue;
-		for (uint32_t n = 0; n < u->noperands; n++) {
-			if (u->operands[n].instr != i)
-				continue;
-			switch (u->op) {
-			case OP_GET_TUPLE_ELEMENT: {
-				if (!i->shape || i->shape->type != PT_TUPLE)
-					break;
-				uint32_t off = apply_leaf_offset(i->shape, u->number);
-				uint32_t cnt = ir_leaf_count(u->shape);
-				if (leaf >= off && leaf < off + cnt)
-					apply_flow_add(fl, u, leaf - off);
-				break;
-			}
-			case OP_TUPLE:
-				apply_flow_add(fl, u, apply_leaf_offset(u->shape, n) + leaf);
-				break;
-			case OP_WHILE:
-			case OP_OPT_BARRIER:
-				apply_flow_add(fl, u, leaf);
-				break;
-			case OP_DYNAMIC_UPDATE_SLICE:
-				if (n == 0)
-					apply_flow_add(fl, u, 0);
-				else
-					apply_flow_refuse(fl, u, "copies the buffer into another array");
-				break;
-			case OP_BITCAST:
-				apply_flow_add(fl, u, 0);
-				break;
-			case OP_DYNAMIC_SLICE:
-				if (n != 0)
-					apply_flow_refuse(fl, u, "uses the buffer as an index");
-				break;
-			case OP_COPY:
-			case OP_COPY_START:
-				break;
-			case OP_CALL:
-			case OP_FUSION:
-				if (u->ncallees == 1 && n < u->callees[0]->nparams && u->callees[0]->params[n])
-					apply_flow_add(fl, u->callees[0]->params[n], leaf);
-				else
-					apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
-				break;
-			case OP_CONDITIONAL:
-			case OP_ASYNC_START:
-			case OP_CUSTOM_CALL:
-				apply_flow_refuse(fl, u, "takes the buffer in a way --apply does not follow");
-				break;
-			default:
-				apply_flow_refuse(fl, u, "computes on the buffer, which would then be in host memory");
-				break;
-			}
-		}
+		for (uint32_t n = 0; n < u->noperands; n++)
+			if (u->operands[n].instr == i)
+				apply_flow_user(fl, u, n, i, leaf);
 	}
 }
 
@@ -758,58 +435,136 @@ static void apply_flow_free(struct apply_flow *fl)
 	free(fl->ecl_results);
 }
 
-/* Adds the memory-space edit of the leaf-th leaf of the shape written at p
+/* How one memory-space change is described and where it goes. */
+struct apply_space_req {
+	struct hlo_module *m;
+	struct alias_state *al;
+	int64_t space;
+	struct apply_edits *ed;
+	char *why;
+	size_t whylen;
+};
+
+/* Adds the memory-space edit of the leaf-th leaf of the written shape w
  * (IR shape s).  With note, it is noted on instr, or in the header as
  * "<what> was ..." when instr is NULL.  Without need_layout a leaf written
  * without a layout is left alone. */
-static bool apply_space_leaf(const struct apply_text *t, uint64_t p, const struct hlo_shape *s, uint32_t leaf,
-			     int64_t space, const struct hlo_instr *instr, const char *what, bool note,
-			     bool need_layout, struct apply_edits *ed, char *why, size_t whylen)
+static bool apply_space_leaf(const struct apply_space_req *rq, const struct apply_written *w,
+			     const struct hlo_shape *s, uint32_t leaf, const struct hlo_instr *instr, const char *what,
+			     bool note, bool need_layout)
 {
-	struct apply_leaves ls = { 0 };
 	char path[128];
-	const struct hlo_shape *ls_shape = apply_leaf_shape(s, leaf, path, sizeof path);
-	bool ok = ls_shape && apply_leaves_at(t, p, s, &ls) && leaf < ls.n && ls.v[leaf].array;
-	if (!ok) {
-		free(ls.v);
-		snprintf(why, whylen, "cannot find the layout of %s in the text", what);
+	const struct hlo_shape *ls_shape = apply_leaf_shape(rq->al, s, leaf, path, sizeof path);
+	if (!ls_shape || leaf >= w->n || !w->st.leaves[w->first + leaf].array) {
+		snprintf(rq->why, rq->whylen, "cannot find the layout of %s in the text", what);
 		return false;
 	}
-	const struct apply_leaf *lf = &ls.v[leaf];
-	if (!need_layout && lf->lay == NONE) {
-		free(ls.v);
+	const struct shape_leaf_text *lf = &w->st.leaves[w->first + leaf];
+	if (!need_layout && span_is_none(lf->layout))
 		return true;   /* a signature without layouts stays compatible */
-	}
 	char text[160];
 	uint64_t st, en;
 	bool noop;
-	if (!apply_space_text(t, lf, ls_shape, space, &st, &en, text, sizeof text, &noop)) {
-		free(ls.v);
-		snprintf(why, whylen, "cannot read the layout of %s", what);
-		return false;
-	}
-	if (!noop) {
-		char nt[400];
-		int wn = (int)(lf->end - lf->start > 200 ? 200 : lf->end - lf->start);
-		bool tuple = s->type == PT_TUPLE;
-		if (instr)
-			snprintf(nt, sizeof nt, "was %.*s%s%s", wn, t->b + lf->start, tuple ? " at index " : "",
-				 tuple ? path : "");
-		else
-			snprintf(nt, sizeof nt, "%s%s%s was %.*s", what, tuple ? " " : "", tuple ? path : "", wn,
-				 t->b + lf->start);
-		apply_edits_add(ed, st, en, text, lf->start, instr, note ? nt : NULL);
-	}
-	free(ls.v);
+	apply_space_text(lf, ls_shape, rq->space, &st, &en, text, sizeof text, &noop);
+	if (noop)
+		return true;
+	char nt[400];
+	uint64_t end = apply_leaf_end(lf);
+	int wn = (int)(end - lf->start > 200 ? 200 : end - lf->start);
+	const char *was = ir_text(rq->m->file, span_make(lf->start, end));
+	bool tuple = s->type == PT_TUPLE;
+	if (instr)
+		snprintf(nt, sizeof nt, "was %.*s%s%s", wn, was, tuple ? " at index " : "", tuple ? path : "");
+	else
+		snprintf(nt, sizeof nt, "%s%s%s was %.*s", what, tuple ? " " : "", tuple ? path : "", wn, was);
+	apply_edits_add(rq->ed, st, en, text, lf->start, instr, note ? nt : NULL);
 	return true;
 }
 
-/* Sets memory space `space` on the buffer at (seed, leaf) wherever it flows. */
-static bool apply_space(struct hlo_module *m, struct hlo_instr *seed, uint32_t leaf, int64_t space,
-			struct apply_edits *ed, char *why, size_t whylen)
+/* The same for the shape written at sp (see apply_written_at). */
+static bool apply_space_at(const struct apply_space_req *rq, struct span sp, bool sig, int64_t param,
+			   const struct hlo_shape *s, uint32_t leaf, const struct hlo_instr *instr, const char *what,
+			   bool note, bool need_layout)
 {
-	struct apply_text t = { m->file->src->buf, m->file->src->len };
-	struct apply_flow fl = { .m = m };
+	struct apply_written w;
+	bool ok = apply_written_at(rq->m, sp, sig, param, s, &w) &&
+		  apply_space_leaf(rq, &w, s, leaf, instr, what, note, need_layout);
+	if (!ok && !rq->why[0])
+		snprintf(rq->why, rq->whylen, "cannot find the layout of %s in the text", what);
+	value_shape_text_free(&w.st);
+	return ok;
+}
+
+/* Every place position (i, l) is written: its result shape, the signature
+ * of its computation (parameter or root), operands written with shapes. */
+static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_instr *i, uint32_t l)
+{
+	char what[160];
+	snprintf(what, sizeof what, "%%%.*s", (int)(i->name_len > 120 ? 120 : i->name_len), i->name);
+	struct span sp = ir_is_anonymous(i) ? span_none() : ir_instr_shape_text(i);
+	if (span_is_none(sp)) {
+		snprintf(rq->why, rq->whylen, "the shape of %s is not written in the text", what);
+		return false;
+	}
+	bool ok = apply_space_at(rq, sp, false, 0, i->shape, l, i, what, true, true);
+	/* Signatures: the parameter's and the root's shape, when written
+	 * with layouts. */
+	struct span sig = i->comp->inline_body ? span_none() : i->comp->sig;
+	if (ok && !span_is_none(sig) && i->op == OP_PARAMETER && i->number >= 0)
+		ok = apply_space_at(rq, sig, true, i->number, i->shape, l, i, "a signature", false, false);
+	if (ok && !span_is_none(sig) && i == i->comp->root)
+		ok = apply_space_at(rq, sig, true, -1, i->shape, l, i, "a signature", false, false);
+	/* Operands written with their shape (long form). */
+	for (uint32_t k = 0; ok && k < i->nusers; k++) {
+		const struct hlo_instr *u = i->users[k];
+		if (k && u == i->users[k - 1])
+			continue;
+		for (uint32_t n = 0; ok && n < u->noperands; n++) {
+			if (u->operands[n].instr != i || !u->extra || !u->extra->operands ||
+			    !u->extra->operands[n].declared)
+				continue;
+			ok = apply_space_at(rq, u->extra->operands[n].declared_span, false, 0, i->shape, l, u,
+					    "an operand", false, true);
+		}
+	}
+	return ok;
+}
+
+/* The escapes: the entry's parameters and results in entry_computation_layout. */
+static bool apply_space_ecl(const struct apply_space_req *rq, const struct apply_flow *fl)
+{
+	struct hlo_module *m = rq->m;
+	struct hlo_comp *e = m->entry;
+	const struct hlo_attr *at = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
+	if (!at || !e || (!fl->necl_params && !fl->necl_results))
+		return true;
+	struct arena *a = &m->file->arena;
+	struct arena_mark mk = arena_mark(a);
+	struct hlo_value *v = attr_parse(m->file, at, a, NULL);
+	struct hlo_program_shape ps;
+	bool ok = true;
+	if (v && attr_program_shape(v, a, &ps, NULL)) {
+		for (uint32_t k = 0; ok && k < fl->necl_params; k++) {
+			uint32_t p = fl->ecl_params[2 * k], l = fl->ecl_params[2 * k + 1];
+			if (p >= e->nparams || p >= ps.nparams || !e->params[p])
+				continue;
+			char what[96];
+			snprintf(what, sizeof what, "entry_computation_layout parameter %u", p);
+			ok = apply_space_at(rq, ps.param_spans[p], false, 0, e->params[p]->shape, l, NULL, what, true,
+					    true);
+		}
+		for (uint32_t k = 0; ok && e->root && k < fl->necl_results; k++)
+			ok = apply_space_at(rq, ps.result_span, false, 0, e->root->shape, fl->ecl_results[2 * k], NULL,
+					    "entry_computation_layout result", true, true);
+	}
+	arena_release(a, mk);
+	return ok;
+}
+
+/* Sets memory space `space` on the buffer at (seed, leaf) wherever it flows. */
+static bool apply_space(struct apply_space_req *rq, const struct hlo_instr *seed, uint32_t leaf)
+{
+	struct apply_flow fl = { .m = rq->m, .al = rq->al };
 	apply_flow_add(&fl, seed, leaf);
 	for (uint32_t q = 0; q < fl.n && !fl.refused; q++) {
 		struct apply_pos p = fl.v[q];
@@ -818,67 +573,10 @@ static bool apply_space(struct hlo_module *m, struct hlo_instr *seed, uint32_t l
 	}
 	bool ok = !fl.refused;
 	if (!ok)
-		snprintf(why, whylen, "%s", fl.why);
-	for (uint32_t q = 0; ok && q < fl.n; q++) {
-		struct hlo_instr *i = fl.v[q].i;
-		uint32_t l = fl.v[q].leaf;
-		char what[160];
-		snprintf(what, sizeof what, "%%%.*s", (int)(i->name_len > 120 ? 120 : i->name_len), i->name);
-		uint64_t at = apply_instr_shape_at(&t, i);
-		if (at == NONE) {
-			snprintf(why, whylen, "the shape of %s is not written in the text", what);
-			ok = false;
-			break;
-		}
-		ok = apply_space_leaf(&t, at, i->shape, l, space, i, what, true, true, ed, why, whylen);
-		/* Signatures: the parameter's and the root's shape, when written
-		 * with layouts. */
-		if (ok && i->op == OP_PARAMETER && i->number >= 0) {
-			uint64_t sp = apply_sig_shape_at(&t, i->comp, i->number);
-			if (sp != NONE)
-				ok = apply_space_leaf(&t, sp, i->shape, l, space, i, "a signature", false, false, ed, why,
-						      whylen);
-		}
-		if (ok && i == i->comp->root) {
-			uint64_t sp = apply_sig_shape_at(&t, i->comp, -1);
-			if (sp != NONE)
-				ok = apply_space_leaf(&t, sp, i->shape, l, space, i, "a signature", false, false, ed, why,
-						      whylen);
-		}
-		/* Operands written with their shape (long form). */
-		for (uint32_t k = 0; ok && k < i->nusers; k++) {
-			struct hlo_instr *u = i->users[k];
-			if (k && u == i->users[k - 1])
-				continue;
-			for (uint32_t n = 0; ok && n < u->noperands; n++) {
-				if (u->operands[n].instr != i)
-					continue;
-				uint64_t op = apply_operand_shape_at(&t, u, n);
-				if (op != NONE)
-					ok = apply_space_leaf(&t, op, i->shape, l, space, u, "an operand", false, true, ed,
-							      why, whylen);
-			}
-		}
-	}
-	/* Escapes: the entry's parameters and results in entry_computation_layout. */
-	struct hlo_comp *e = m->entry;
-	for (uint32_t k = 0; ok && k < fl.necl_params; k++) {
-		uint32_t p = fl.ecl_params[2 * k], l = fl.ecl_params[2 * k + 1];
-		uint64_t at = apply_ecl_shape_at(&t, m, p);
-		if (at == NONE || p >= e->nparams || !e->params[p])
-			continue;
-		char what[96];
-		snprintf(what, sizeof what, "entry_computation_layout parameter %u", p);
-		ok = apply_space_leaf(&t, at, e->params[p]->shape, l, space, NULL, what, true, true, ed, why,
-				      whylen);
-	}
-	for (uint32_t k = 0; ok && k < fl.necl_results; k++) {
-		uint64_t at = apply_ecl_shape_at(&t, m, -1);
-		if (at == NONE || !e->root)
-			continue;
-		ok = apply_space_leaf(&t, at, e->root->shape, fl.ecl_results[2 * k], space, NULL,
-				      "entry_computation_layout result", true, true, ed, why, whylen);
-	}
+		snprintf(rq->why, rq->whylen, "%s", fl.why);
+	for (uint32_t q = 0; ok && q < fl.n; q++)
+		ok = apply_space_pos(rq, fl.v[q].i, fl.v[q].leaf);
+	ok = ok && apply_space_ecl(rq, &fl);
 	apply_flow_free(&fl);
 	return ok;
 }
@@ -886,24 +584,30 @@ static bool apply_space(struct hlo_module *m, struct hlo_instr *seed, uint32_t l
 /* ---- Sharding ---- */
 
 /* The text of span sp, at most max bytes. */
-static void apply_span_text(const struct apply_text *t, struct span sp, char *buf, size_t cap, size_t max)
+static void apply_span_text(const struct hlo_file *f, struct span sp, char *buf, size_t cap, size_t max)
 {
 	size_t n = (size_t)span_len(sp);
 	if (n > max)
 		n = max;
-	snprintf(buf, cap, "%.*s%s", (int)n, t->b + sp.start, n < span_len(sp) ? "..." : "");
+	snprintf(buf, cap, "%.*s%s", (int)n, ir_text(f, sp), n < span_len(sp) ? "..." : "");
+}
+
+/* Whether span sp holds exactly s. */
+static bool apply_span_is(const struct hlo_file *f, struct span sp, const char *s)
+{
+	return span_len(sp) == strlen(s) && !memcmp(ir_text(f, sp), s, strlen(s));
 }
 
 /* Adds ", sharding=<value>" after the last attribute of i.  Written as a
  * replacement of the instruction's last byte, so that a second, different
  * sharding added to the same instruction conflicts instead of piling up. */
-static void apply_add_attr(struct apply_edits *ed, const struct apply_text *t, const struct hlo_instr *i,
+static void apply_add_attr(struct apply_edits *ed, const struct hlo_file *f, const struct hlo_instr *i,
 			   const char *value, const char *note)
 {
 	uint64_t end = ir_instr_span(i).end;
 	size_t n = strlen(value) + 16;
 	char *text = xmalloc(n);
-	snprintf(text, n, "%c, sharding=%s", t->b[end - 1], value);
+	snprintf(text, n, "%c, sharding=%s", *ir_text(f, span_make(end - 1, end)), value);
 	apply_edits_add(ed, end - 1, end, text, NONE, i, note);
 	free(text);
 }
@@ -911,7 +615,7 @@ static void apply_add_attr(struct apply_edits *ed, const struct apply_text *t, c
 /* Sets element `leaf` of the (tuple) sharding of i to s, or the whole
  * sharding when i's shape is an array.  whole_default: the text for the
  * other elements when i has no sharding (NULL: refuse). */
-static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, struct hlo_instr *i, uint32_t leaf,
+static bool apply_sharding_at(struct hlo_module *m, struct alias_state *al, struct hlo_instr *i, uint32_t leaf,
 			      const char *s, const char *whole_default, const char *note_prefix,
 			      struct apply_edits *ed, char *why, size_t whylen)
 {
@@ -922,14 +626,14 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 	if (!tuple) {
 		if (at) {
 			struct span v = ir_attr_value(at);
-			if (span_len(v) == strlen(s) && !memcmp(t->b + v.start, s, strlen(s)))
+			if (apply_span_is(m->file, v, s))
 				return true;
-			apply_span_text(t, v, old, sizeof old, 200);
+			apply_span_text(m->file, v, old, sizeof old, 200);
 			snprintf(note, sizeof note, "%swas sharding=%s", note_prefix, old);
 			apply_edits_add(ed, v.start, v.end, s, NONE, i, note);
 		} else {
 			snprintf(note, sizeof note, "%swas no sharding", note_prefix);
-			apply_add_attr(ed, t, i, s, note);
+			apply_add_attr(ed, m->file, i, s, note);
 		}
 		return true;
 	}
@@ -955,10 +659,10 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 			ok = false;
 		} else {
 			struct span v = sh.elems[leaf].span;
-			if (!(span_len(v) == strlen(s) && !memcmp(t->b + v.start, s, strlen(s)))) {
+			if (!apply_span_is(m->file, v, s)) {
 				char path[128];
-				apply_leaf_shape(i->shape, leaf, path, sizeof path);
-				apply_span_text(t, v, old, sizeof old, 200);
+				apply_leaf_shape(al, i->shape, leaf, path, sizeof path);
+				apply_span_text(m->file, v, old, sizeof old, 200);
 				snprintf(note, sizeof note, "%swas %s at index %s", note_prefix, old, path);
 				apply_edits_add(ed, v.start, v.end, s, NONE, i, note);
 			}
@@ -967,7 +671,7 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 		/* One sharding for every leaf, or none: write the tuple out. */
 		char one[256];
 		if (have)
-			apply_span_text(t, ir_attr_value(at), one, sizeof one, 200);
+			apply_span_text(m->file, ir_attr_value(at), one, sizeof one, 200);
 		else
 			snprintf(one, sizeof one, "%s", whole_default);
 		size_t cap = (size_t)nleaves * (strlen(one) + 2) + strlen(s) + 32;
@@ -981,7 +685,7 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 			apply_edits_add(ed, at->value_off, at->value_off + at->value_len, text, NONE, i, note);
 		} else {
 			snprintf(note, sizeof note, "%swas no sharding", note_prefix);
-			apply_add_attr(ed, t, i, text, note);
+			apply_add_attr(ed, m->file, i, text, note);
 		}
 		free(text);
 	} else {
@@ -994,7 +698,8 @@ static bool apply_sharding_at(struct hlo_module *m, const struct apply_text *t, 
 
 /* The entry output leaves that are i itself (ROOT operands) or share its
  * buffer through input_output_alias; out gets up to cap leaves. */
-static uint32_t apply_outputs_of(struct hlo_module *m, const struct hlo_instr *i, uint32_t *out, uint32_t cap)
+static uint32_t apply_outputs_of(struct hlo_module *m, struct alias_state *as, const struct hlo_instr *i,
+				 uint32_t *out, uint32_t cap)
 {
 	struct hlo_comp *e = m->entry;
 	uint32_t n = 0;
@@ -1021,7 +726,7 @@ static uint32_t apply_outputs_of(struct hlo_module *m, const struct hlo_instr *i
 			for (uint32_t k = 0; k < al.n; k++) {
 				uint32_t ol;
 				if (al.items[k].number == i->number && al.items[k].index.n == 0 &&
-				    apply_index_leaf(r->shape, &al.items[k].output_index, &ol) && n < cap) {
+				    apply_index_leaf(as, r->shape, &al.items[k].output_index, &ol) && n < cap) {
 					bool dup = false;
 					for (uint32_t j = 0; j < n; j++)
 						dup |= out[j] == ol;
@@ -1036,7 +741,7 @@ static uint32_t apply_outputs_of(struct hlo_module *m, const struct hlo_instr *i
 
 /* The one leaf of tuple shape s whose shape without layout is key (the
  * rule's fingerprint key for replicated-oversized), or -1. */
-static int64_t apply_leaf_by_key(const struct hlo_shape *s, const char *key)
+static int64_t apply_leaf_by_key(struct alias_state *al, const struct hlo_shape *s, const char *key)
 {
 	if (!key)
 		return -1;
@@ -1044,7 +749,7 @@ static int64_t apply_leaf_by_key(const struct hlo_shape *s, const char *key)
 	uint32_t n = ir_leaf_count(s);
 	char buf[512];
 	for (uint32_t k = 0; k < n; k++) {
-		const struct hlo_shape *l = apply_leaf_shape(s, k, NULL, 0);
+		const struct hlo_shape *l = apply_leaf_shape(al, s, k, NULL, 0);
 		if (!l || ir_shape_format(l, false, buf, sizeof buf) >= sizeof buf || strcmp(buf, key))
 			continue;
 		if (found >= 0)
@@ -1054,10 +759,9 @@ static int64_t apply_leaf_by_key(const struct hlo_shape *s, const char *key)
 	return found;
 }
 
-static bool apply_sharding(struct hlo_module *m, const struct mem_model *mm, const struct finding *f,
-			   struct hlo_instr *at, struct apply_edits *ed, char *why, size_t whylen)
+static bool apply_sharding(struct hlo_module *m, struct alias_state *al, const struct mem_model *mm,
+			   const struct finding *f, struct hlo_instr *at, struct apply_edits *ed, char *why, size_t whylen)
 {
-	struct apply_text t = { m->file->src->buf, m->file->src->len };
 	if (!f->suggest_text || !f->suggest_text[0] || f->suggest_text[0] != '{') {
 		snprintf(why, whylen, "the suggested sharding is not a {...} value");
 		return false;
@@ -1072,7 +776,7 @@ static bool apply_sharding(struct hlo_module *m, const struct mem_model *mm, con
 	}
 	int64_t leaf = 0;
 	if (at->shape && at->shape->type == PT_TUPLE && (leaf = f->leaf) < 0 &&
-	    (leaf = apply_leaf_by_key(at->shape, f->key)) < 0) {
+	    (leaf = apply_leaf_by_key(al, at->shape, f->key)) < 0) {
 		snprintf(why, whylen, "the finding does not say which element of the tuple to shard");
 		return false;
 	}
@@ -1085,18 +789,18 @@ static bool apply_sharding(struct hlo_module *m, const struct mem_model *mm, con
 	struct hlo_instr *root = m->entry ? m->entry->root : NULL;
 	int64_t out_idx = f->output_index;
 	if (root && at != root && at->comp == m->entry && out_idx >= 0 && ir_attr(root, ATTR_SHARDING))
-		return apply_sharding_at(m, &t, root, (uint32_t)out_idx, f->suggest_text, NULL, "", ed, why, whylen);
+		return apply_sharding_at(m, al, root, (uint32_t)out_idx, f->suggest_text, NULL, "", ed, why, whylen);
 	const char *dflt = at->op == OP_PARAMETER && at->comp == m->entry ? "{replicated}" : NULL;
-	if (!apply_sharding_at(m, &t, at, (uint32_t)leaf, f->suggest_text, dflt, "", ed, why, whylen))
+	if (!apply_sharding_at(m, al, at, (uint32_t)leaf, f->suggest_text, dflt, "", ed, why, whylen))
 		return false;
 	/* Keep the entry ROOT's sharding in step for outputs that are this
 	 * array or share its buffer (donation needs equal per-device shapes). */
 	uint32_t outs[16];
-	uint32_t n = at->shape && at->shape->type != PT_TUPLE ? apply_outputs_of(m, at, outs, 16) : 0;
+	uint32_t n = at->shape && at->shape->type != PT_TUPLE ? apply_outputs_of(m, al, at, outs, 16) : 0;
 	for (uint32_t k = 0; k < n && root != at; k++) {
 		if (!ir_attr(root, ATTR_SHARDING))
 			break;  /* no output sharding to keep in step */
-		if (!apply_sharding_at(m, &t, root, outs[k], f->suggest_text, NULL, "", ed, why, whylen))
+		if (!apply_sharding_at(m, al, root, outs[k], f->suggest_text, NULL, "", ed, why, whylen))
 			return false;
 	}
 	return true;
@@ -1114,6 +818,7 @@ void apply_init(struct apply_state *st, struct rewrite *rw)
 void apply_free(struct apply_state *st)
 {
 	free(st->done);
+	alias_free(&st->al);
 	arena_free(&st->arena);
 	memset(st, 0, sizeof *st);
 }
@@ -1186,8 +891,12 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 	}
 	struct apply_edits ed = { 0 };
 	bool ok;
+	if (st->al.f != m->file) {
+		alias_free(&st->al);
+		alias_init(&st->al, m->file, &st->arena);
+	}
 	if (f->suggest == SUGGEST_SHARDING) {
-		ok = apply_sharding(m, mm, f, at, &ed, why, whylen);
+		ok = apply_sharding(m, &st->al, mm, f, at, &ed, why, whylen);
 	} else {
 		int64_t leaf = 0;
 		if (at->shape && at->shape->type == PT_TUPLE) {
@@ -1195,11 +904,11 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 			if (f->leaf >= 0)
 				leaf = f->leaf;
 			else if (k >= 0)
-				leaf = k < (int64_t)at->shape->rank ? (int64_t)apply_leaf_offset(at->shape, k) : -1;
+				leaf = k < (int64_t)at->shape->rank ? (int64_t)apply_leaf_offset(&st->al, at->shape, k) : -1;
 			else
 				leaf = -1;
 		}
-		const struct hlo_shape *ls = leaf >= 0 ? apply_leaf_shape(at->shape, (uint32_t)leaf, NULL, 0) : NULL;
+		const struct hlo_shape *ls = leaf >= 0 ? apply_leaf_shape(&st->al, at->shape, (uint32_t)leaf, NULL, 0) : NULL;
 		if (!ls || !ir_shape_is_array(ls)) {
 			snprintf(why, whylen, "cannot tell which array of %%%.*s to move", (int)at->name_len, at->name);
 			ok = false;
@@ -1207,7 +916,8 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 			snprintf(why, whylen, "bad memory space %lld", (long long)f->suggest_int);
 			ok = false;
 		} else {
-			ok = apply_space(m, at, (uint32_t)leaf, f->suggest_int, &ed, why, whylen);
+			struct apply_space_req rq = { m, &st->al, f->suggest_int, &ed, why, whylen };
+			ok = apply_space(&rq, at, (uint32_t)leaf);
 		}
 	}
 	if (ok) {

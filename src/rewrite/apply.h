@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "alias.h"
 #include "finding.h"
 #include "ir.h"
 #include "rewrite.h"
@@ -25,7 +26,8 @@ struct apply_note {
  * buffer change it once). */
 struct apply_state {
 	struct rewrite *rw;
-	struct arena arena;         /* notes */
+	struct arena arena;         /* notes, tuple offsets */
+	struct alias_state al;      /* leaf numbering (alias.h), for the file being rewritten */
 	uint64_t *done;             /* open-addressed set of edited text offsets (+1; 0 = empty) */
 	uint32_t done_n, done_cap;
 };
