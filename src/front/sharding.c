@@ -9,7 +9,7 @@
 
 /* ---- Tile assignments (devices=, iota replica groups, device_ids) ---- */
 
-static bool attr_dims_bracket(const struct hlo_value *v, struct arena *a, uint32_t *rank, int64_t **dims,
+static bool sharding_dims_bracket(const struct hlo_value *v, struct arena *a, uint32_t *rank, int64_t **dims,
 			      uint64_t *product, const char *what, struct attr_error *err)
 {
 	if (!attr_is(v, V_BRACKET))
@@ -33,7 +33,7 @@ static bool attr_dims_bracket(const struct hlo_value *v, struct arena *a, uint32
 }
 
 /* T(perm): must be a permutation of 0..rank-1. */
-static bool attr_perm(const struct hlo_value *t, struct arena *a, uint32_t rank, int64_t **perm,
+static bool sharding_perm(const struct hlo_value *t, struct arena *a, uint32_t rank, int64_t **perm,
 		      struct attr_error *err)
 {
 	uint32_t n = value_count(t), k = 0;
@@ -55,17 +55,17 @@ static bool attr_perm(const struct hlo_value *t, struct arena *a, uint32_t rank,
 }
 
 /* Reads "[reshape]" and an optional T(perm) starting at *cur; advances it. */
-static bool attr_iota(const struct hlo_value **cur, struct arena *a, struct hlo_tile_assignment *t,
+static bool sharding_iota(const struct hlo_value **cur, struct arena *a, struct hlo_tile_assignment *t,
 		      struct attr_error *err)
 {
 	uint64_t product;
 	const struct hlo_value *v = *cur;
-	if (!attr_dims_bracket(v, a, &t->iota_rank, &t->iota_dims, &product, "iota reshape dims", err))
+	if (!sharding_dims_bracket(v, a, &t->iota_rank, &t->iota_dims, &product, "iota reshape dims", err))
 		return false;
 	*cur = v->next;
 	t->iota_perm = NULL;
 	if (*cur && (*cur)->kind == V_TILE && !(*cur)->comma_before) {
-		if (!attr_perm(*cur, a, t->iota_rank, &t->iota_perm, err))
+		if (!sharding_perm(*cur, a, t->iota_rank, &t->iota_perm, err))
 			return false;
 		*cur = (*cur)->next;
 	}
@@ -112,7 +112,7 @@ int64_t sharding_mesh_size(const struct hlo_mesh *m)
 	return n;
 }
 
-static int attr_axis_cmp(const void *x, const void *y)
+static int sharding_axis_cmp(const void *x, const void *y)
 {
 	const struct hlo_mesh_axis *a = *(struct hlo_mesh_axis *const *)x, *b = *(struct hlo_mesh_axis *const *)y;
 	size_t n = a->len < b->len ? a->len : b->len;
@@ -121,7 +121,7 @@ static int attr_axis_cmp(const void *x, const void *y)
 }
 
 /* mesh['a'=2,'b'=4] or maximal_mesh[device_id=N], at *cur (an IDENT). */
-static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
+static bool sharding_mesh(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
 		      struct hlo_mesh *m, struct attr_error *err)
 {
 	const struct hlo_value *id = *cur, *br = id->next;
@@ -170,9 +170,9 @@ static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, st
 	for (uint32_t k = 0; k < m->naxes; k++)
 		m->by_name[k] = &m->axes[k];
 	if (m->naxes)
-		qsort(m->by_name, m->naxes, sizeof *m->by_name, attr_axis_cmp);
+		qsort(m->by_name, m->naxes, sizeof *m->by_name, sharding_axis_cmp);
 	for (uint32_t k = 1; k < m->naxes; k++)
-		if (!attr_axis_cmp(&m->by_name[k - 1], &m->by_name[k])) {
+		if (!sharding_axis_cmp(&m->by_name[k - 1], &m->by_name[k])) {
 			const struct hlo_mesh_axis *dup = m->by_name[k - 1] > m->by_name[k] ? m->by_name[k - 1]
 											       : m->by_name[k];
 			return attr_fail(err, dup->span, "duplicate mesh axis '%s'", dup->name);
@@ -181,18 +181,18 @@ static bool attr_mesh(const struct hlo_file *f, const struct hlo_value **cur, st
 }
 
 /* The axis called name (len bytes), or NULL. */
-static const struct hlo_mesh_axis *attr_mesh_find(const struct hlo_mesh *m, const char *name, size_t len)
+static const struct hlo_mesh_axis *sharding_mesh_find(const struct hlo_mesh *m, const char *name, size_t len)
 {
 	struct hlo_mesh_axis key = { .name = (char *)name, .len = len };
 	const struct hlo_mesh_axis *kp = &key;
-	struct hlo_mesh_axis **hit = m->naxes ? bsearch(&kp, m->by_name, m->naxes, sizeof *m->by_name, attr_axis_cmp)
+	struct hlo_mesh_axis **hit = m->naxes ? bsearch(&kp, m->by_name, m->naxes, sizeof *m->by_name, sharding_axis_cmp)
 					     : NULL;
 	return hit ? *hit : NULL;
 }
 
 /* The value v of device_ids=(0,2,1,3) or device_ids=([4,2]T(1,0)); where
  * locates an error about v's absence. */
-static bool attr_device_ids(const struct hlo_value *v, struct span where, struct arena *a, struct hlo_mesh *m,
+static bool sharding_device_ids(const struct hlo_value *v, struct span where, struct arena *a, struct hlo_mesh *m,
 			    struct attr_error *err)
 {
 	struct hlo_tile_assignment *t = &m->device_ids;
@@ -209,7 +209,7 @@ static bool attr_device_ids(const struct hlo_value *v, struct span where, struct
 			if (c->kind == V_INT && c->u.i > 0)
 				attr_mul(&product, c->u.i);
 		t->count = product;
-		if (!attr_iota(&cur, a, t, err))
+		if (!sharding_iota(&cur, a, t, err))
 			return false;
 		if (cur)
 			return attr_fail(err, cur->span, "unexpected item in device_ids");
@@ -233,7 +233,7 @@ static bool attr_device_ids(const struct hlo_value *v, struct span where, struct
 }
 
 /* One axis reference 'x' or 'x':(pre)size at *cur; advances it. */
-static bool attr_axis_ref(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
+static bool sharding_axis_ref(const struct hlo_file *f, const struct hlo_value **cur, struct arena *a,
 			  const struct hlo_mesh *m, struct hlo_axis_ref *ref, struct attr_error *err)
 {
 	const struct hlo_value *s = *cur;
@@ -242,7 +242,7 @@ static bool attr_axis_ref(const struct hlo_file *f, const struct hlo_value **cur
 	char *name = value_string(f, s, a, &len);
 	if (!name)
 		return attr_fail(err, s->span, "invalid escape in axis name");
-	const struct hlo_mesh_axis *hit = attr_mesh_find(m, name, len);
+	const struct hlo_mesh_axis *hit = sharding_mesh_find(m, name, len);
 	if (hit) {
 		ref->axis = (uint32_t)(hit - m->axes);
 	} else {
@@ -287,7 +287,7 @@ static bool attr_axis_ref(const struct hlo_file *f, const struct hlo_value **cur
 }
 
 /* {'a', 'b':(2)2} with an optional trailing '?' when allow_open. */
-static bool attr_axis_list(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
+static bool sharding_axis_list(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
 			   const struct hlo_mesh *m, bool allow_open, struct hlo_axis_list *out,
 			   struct attr_error *err)
 {
@@ -307,7 +307,7 @@ static bool attr_axis_list(const struct hlo_file *f, const struct hlo_value *v, 
 		}
 		if (c->kind != V_STRING)
 			return attr_fail(err, c->span, "expected a quoted axis name");
-		if (!attr_axis_ref(f, &c, a, m, &out->refs[out->n++], err))
+		if (!sharding_axis_ref(f, &c, a, m, &out->refs[out->n++], err))
 			return false;
 	}
 	return true;
@@ -315,15 +315,15 @@ static bool attr_axis_list(const struct hlo_file *f, const struct hlo_value *v, 
 
 /* ---- Shardings ---- */
 
-static bool attr_single_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+static bool sharding_single(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
 				 struct hlo_sharding *s, struct attr_error *err);
 
-static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+static bool sharding_named(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
 				struct hlo_sharding *s, struct attr_error *err)
 {
 	const struct hlo_value *cur = brace->child;
 	s->kind = SHARDING_NAMED;
-	if (!attr_mesh(f, &cur, a, &s->mesh, err))
+	if (!sharding_mesh(f, &cur, a, &s->mesh, err))
 		return false;
 	bool seen_dims = false;
 	while (cur) {
@@ -338,7 +338,7 @@ static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value
 		if (attr_is_pair(c, "device_ids")) {
 			if (s->mesh.has_device_ids || seen_dims || s->whole != NAMED_DIMS)
 				return attr_fail(err, c->span, "device_ids must directly follow the mesh");
-			if (!attr_device_ids(c->child, c->span, a, &s->mesh, err))
+			if (!sharding_device_ids(c->child, c->span, a, &s->mesh, err))
 				return false;
 		} else if (c->kind == V_BRACKET) {
 			if (seen_dims || s->whole != NAMED_DIMS)
@@ -349,7 +349,7 @@ static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value
 			uint32_t k = 0;
 			for (const struct hlo_value *d = c->child; d; d = d->next) {
 				if (!attr_need_comma(d, c->child, err) ||
-				    !attr_axis_list(f, d, a, &s->mesh, true, &s->dims[k++], err))
+				    !sharding_axis_list(f, d, a, &s->mesh, true, &s->dims[k++], err))
 					return false;
 			}
 		} else if (attr_is_ident(c, "replicated") || attr_is_ident(c, "manual") ||
@@ -359,7 +359,7 @@ static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value
 			s->whole = c->key->str[0] == 'r' ? NAMED_REPLICATED
 				   : c->key->str[0] == 'm' ? NAMED_MANUAL : NAMED_UNREDUCED;
 			if (s->whole == NAMED_UNREDUCED && attr_is(cur, V_BRACE) && !cur->comma_before) {
-				if (!attr_axis_list(f, cur, a, &s->mesh, false, &s->unreduced, err))
+				if (!sharding_axis_list(f, cur, a, &s->mesh, false, &s->unreduced, err))
 					return false;
 				cur = cur->next;
 			}
@@ -375,13 +375,13 @@ static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value
 				if (list)
 					cur = cur->next;
 			}
-			if (list && !attr_axis_list(f, list, a, &s->mesh, false, &s->unreduced, err))
+			if (list && !sharding_axis_list(f, list, a, &s->mesh, false, &s->unreduced, err))
 				return false;
 		} else if (attr_is_pair(c, "replicated")) {
-			if (!attr_axis_list(f, c->child, a, &s->mesh, false, &s->replicated, err))
+			if (!sharding_axis_list(f, c->child, a, &s->mesh, false, &s->replicated, err))
 				return false;
 		} else if (attr_is_pair(c, "manual")) {
-			if (!attr_axis_list(f, c->child, a, &s->mesh, false, &s->manual, err))
+			if (!sharding_axis_list(f, c->child, a, &s->mesh, false, &s->manual, err))
 				return false;
 		} else {
 			return attr_fail(err, c->span, "unexpected '%.*s' in a named sharding",
@@ -391,7 +391,7 @@ static bool attr_named_sharding(const struct hlo_file *f, const struct hlo_value
 	return true;
 }
 
-static bool attr_legacy_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+static bool sharding_legacy(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
 				 struct hlo_sharding *s, struct attr_error *err)
 {
 	int kinds = 0;
@@ -435,13 +435,13 @@ static bool attr_legacy_sharding(const struct hlo_file *f, const struct hlo_valu
 			has_tiles = true;
 			tiles_v = c;
 			struct hlo_tile_assignment *t = &s->tiles;
-			if (!attr_dims_bracket(c->child, a, &t->rank, &t->dims, &t->count, "tile assignment dims", err))
+			if (!sharding_dims_bracket(c->child, a, &t->rank, &t->dims, &t->count, "tile assignment dims", err))
 				return false;
 			if (t->rank == 0)
 				return attr_fail(err, c->span, "tile assignment needs at least one dimension");
 			if (attr_is_punct(next, P_LE)) {
 				next = next->next;
-				if (!attr_iota(&next, a, t, err))
+				if (!sharding_iota(&next, a, t, err))
 					return false;
 			} else {
 				uint32_t n = 0;
@@ -509,15 +509,15 @@ static bool attr_legacy_sharding(const struct hlo_file *f, const struct hlo_valu
 	return true;
 }
 
-static bool attr_single_sharding(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
+static bool sharding_single(const struct hlo_file *f, const struct hlo_value *brace, struct arena *a,
 				 struct hlo_sharding *s, struct attr_error *err)
 {
 	memset(s, 0, sizeof *s);
 	s->span = brace->span;
 	const struct hlo_value *first = brace->child;
 	if (first && (attr_is_ident(first, "mesh") || attr_is_ident(first, "maximal_mesh")))
-		return attr_named_sharding(f, brace, a, s, err);
-	return attr_legacy_sharding(f, brace, a, s, err);
+		return sharding_named(f, brace, a, s, err);
+	return sharding_legacy(f, brace, a, s, err);
 }
 
 bool sharding_decode(const struct hlo_file *f, const struct hlo_value *v, struct arena *a,
@@ -532,7 +532,7 @@ bool sharding_decode(const struct hlo_file *f, const struct hlo_value *v, struct
 		return true;
 	}
 	if (v->child->kind != V_BRACE)
-		return attr_single_sharding(f, v, a, out, err);
+		return sharding_single(f, v, a, out, err);
 	out->kind = SHARDING_TUPLE;
 	out->nelems = value_count(v);
 	out->elems = arena_array(a, out->nelems, sizeof *out->elems);
@@ -544,7 +544,7 @@ bool sharding_decode(const struct hlo_file *f, const struct hlo_value *v, struct
 			return false;
 		if (c->child && c->child->kind == V_BRACE)
 			return attr_fail(err, c->span, "tuple shardings cannot be nested");
-		if (!attr_single_sharding(f, c, a, &out->elems[k++], err))
+		if (!sharding_single(f, c, a, &out->elems[k++], err))
 			return false;
 	}
 	return true;
@@ -641,7 +641,7 @@ bool sharding_replica_groups(const struct hlo_file *f, const struct hlo_value *v
 	if (cur->kind == V_BRACKET) {
 		struct hlo_tile_assignment *t = &out->iota;
 		out->kind = RG_IOTA;
-		if (!attr_dims_bracket(cur, a, &t->rank, &t->dims, &t->count, "replica group dims", err))
+		if (!sharding_dims_bracket(cur, a, &t->rank, &t->dims, &t->count, "replica group dims", err))
 			return false;
 		if (t->rank != 2)
 			return attr_fail(err, cur->span, "iota replica groups need exactly 2 dims [groups,size], got %u",
@@ -652,18 +652,18 @@ bool sharding_replica_groups(const struct hlo_file *f, const struct hlo_value *v
 		if (!attr_is_punct(cur, P_LE))
 			return attr_fail(err, v->span, "expected '<=' after the replica group dims");
 		cur = cur->next;
-		if (!attr_iota(&cur, a, t, err))
+		if (!sharding_iota(&cur, a, t, err))
 			return false;
 	} else if (attr_is_ident(cur, "mesh") || attr_is_ident(cur, "maximal_mesh")) {
 		out->kind = RG_MESH;
-		if (!attr_mesh(f, &cur, a, &out->mesh, err))
+		if (!sharding_mesh(f, &cur, a, &out->mesh, err))
 			return false;
 		if (ids) {
 			const struct hlo_value *val = ids->child;
 			const struct hlo_value *paren = attr_is(val, V_SEQ) ? val->child : val;
 			if (cur || out->mesh.maximal)
 				return attr_fail(err, ids->span, "device_ids must directly follow the mesh");
-			if (!attr_device_ids(paren, ids->span, a, &out->mesh, err))
+			if (!sharding_device_ids(paren, ids->span, a, &out->mesh, err))
 				return false;
 			cur = paren ? paren->next : NULL;
 		}
@@ -674,7 +674,7 @@ bool sharding_replica_groups(const struct hlo_file *f, const struct hlo_value *v
 				return attr_fail(err, cur->span, "a maximal mesh has no axes");
 			out->ngroups = out->group_size = 1;
 		} else {
-			if (!attr_axis_list(f, cur, a, &out->mesh, false, &out->axes, err))
+			if (!sharding_axis_list(f, cur, a, &out->mesh, false, &out->axes, err))
 				return false;
 			uint64_t size = 1;
 			for (uint32_t k = 0; k < out->axes.n; k++)
