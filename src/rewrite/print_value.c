@@ -710,118 +710,161 @@ static void print_precision_attr(struct print_ctx *p, const struct hlo_attr *a)
 
 /* ---- One attribute ---- */
 
-void print_instr_attr(struct print_ctx *p, const struct hlo_instr *i, const struct hlo_attr *a,
-			     const struct print_attr_info *info)
+/* Numbers, booleans and their lists. True when printed (or dropped as the default), false to
+ * copy the text. */
+static bool print_number_attr(struct print_ctx *p, const struct hlo_instr *i, const struct hlo_attr *a,
+			 const struct print_attr_info *info)
 {
 	FILE *out = p->out;
 	const char *name = a->name->str;
 	switch (info->fmt) {
-	case PF_COMPACT:
-		print_attr_as_text(p, a, false, true);
-		return;
 	case PF_INT: {
 		int64_t x;
 		if (!print_decode_int(p, a, &x))
-			break;
+			return false;
 		if (info->dflt && x == strtoll(info->dflt, NULL, 10))
-			return;
+			return true;
 		fprintf(out, ", %s=%lld", name, (long long)x);
-		return;
+		return true;
 	}
 	case PF_INTS: {
 		struct attr_ints l;
 		if (!print_decode_ints(p, a, &l))
-			break;
+			return false;
 		if (info->dflt && !l.n)
-			return;
+			return true;
 		fprintf(out, ", %s=", name);
 		print_int_list(out, &l);
-		return;
+		return true;
 	}
 	case PF_INT_LISTS:
 		print_int_lists_attr(p, a);
-		return;
+		return true;
 	case PF_TRUE_ONLY: {
 		bool b;
 		if (i->op == OP_TOPK || !print_decode_bool(p, a, &b))
-			break;  /* topk prints is_stable=false too */
+			return false;  /* topk prints is_stable=false too */
 		if (b)
 			fprintf(out, ", %s=true", name);
-		return;
+		return true;
 	}
 	case PF_BOOLS: {
 		struct hlo_value *v = print_decode(p, a);
 		struct attr_bools bs;
 		if (!v || !attr_bools(v, &p->scratch, &bs, NULL))
-			break;
+			return false;
 		fprintf(out, ", %s={", name);
 		for (uint32_t k = 0; k < bs.n; k++)
 			fprintf(out, "%s%s", k ? "," : "", bs.v[k] ? "true" : "false");
 		fputc('}', out);
-		return;
+		return true;
 	}
 	case PF_FLOAT: {
 		struct hlo_value *v = print_decode(p, a);
 		double d;
 		if (!v || !attr_float(v, &d, NULL))
-			break;
+			return false;
 		fprintf(out, ", %s=%.6g", name, (double)(float)d);
-		return;
+		return true;
 	}
+	default:
+		return false;
+	}
+}
+
+/* Strings, enums, algorithms, compare types, accuracy. True when printed (or dropped as the default), false to
+ * copy the text. */
+static bool print_word_attr(struct print_ctx *p, const struct hlo_instr *i, const struct hlo_attr *a,
+			 const struct print_attr_info *info)
+{
+	FILE *out = p->out;
+	const char *name = a->name->str;
+	switch (info->fmt) {
 	case PF_STRING:
 	case PF_RAW_STRING: {
 		char *s;
 		size_t n;
 		if (!print_decode_string(p, a, &s, &n))
-			break;
+			return false;
 		if (info->dflt && strlen(info->dflt) == n && !memcmp(s, info->dflt, n))
-			return;
+			return true;
 		fprintf(out, ", %s=", name);
 		print_quoted(out, s, n, info->fmt == PF_STRING);
-		return;
+		return true;
 	}
 	case PF_LOWER:
 	case PF_UPPER: {
 		const char *s;
 		size_t n;
 		if (!print_decode_ident(p, a, &s, &n))
-			break;
+			return false;
 		if (info->dflt && print_eq_nocase(s, n, info->dflt))
-			return;
+			return true;
 		fprintf(out, ", %s=", name);
 		print_cased(out, s, n, info->fmt == PF_UPPER);
-		return;
+		return true;
 	}
 	case PF_ALGORITHM: {
 		const char *s;
 		size_t n;
 		if (!print_decode_ident(p, a, &s, &n))
-			break;
+			return false;
 		if (print_eq_nocase(s, n, "unset") && i->op != OP_RNG_BIT_GENERATOR)
-			return;
+			return true;
 		fprintf(out, ", %s=", name);
 		print_cased(out, s, n, false);
-		return;
+		return true;
 	}
 	case PF_COMPARE_TYPE: {
 		const char *s, *dflt = print_default_compare_type(i);
 		size_t n;
 		if (!print_decode_ident(p, a, &s, &n))
-			break;
+			return false;
 		if (dflt && strlen(dflt) == n && !memcmp(s, dflt, n))
-			return;
+			return true;
 		fprintf(out, ", %s=%.*s", name, (int)n, s);
-		return;
+		return true;
 	}
 	case PF_ACCURACY: {
 		struct hlo_value *v = print_decode(p, a);
 		const struct hlo_value *m = v && v->kind == V_BRACE ? v->child : NULL;
 		if (m && !m->next && m->kind == V_PAIR && !strcmp(m->key->str, "mode") && m->child &&
 		    m->child->kind == V_IDENT && print_eq_nocase(m->child->key->str, m->child->key->len, "default"))
-			return;
+			return true;
+		print_attr_as_text(p, a, false, true);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+void print_instr_attr(struct print_ctx *p, const struct hlo_instr *i, const struct hlo_attr *a,
+			     const struct print_attr_info *info)
+{
+	switch (info->fmt) {
+	case PF_COMPACT:
 		print_attr_as_text(p, a, false, true);
 		return;
-	}
+	case PF_INT:
+	case PF_INTS:
+	case PF_INT_LISTS:
+	case PF_TRUE_ONLY:
+	case PF_BOOLS:
+	case PF_FLOAT:
+		if (print_number_attr(p, i, a, info))
+			return;
+		break;
+	case PF_STRING:
+	case PF_RAW_STRING:
+	case PF_LOWER:
+	case PF_UPPER:
+	case PF_ALGORITHM:
+	case PF_COMPARE_TYPE:
+	case PF_ACCURACY:
+		if (print_word_attr(p, i, a, info))
+			return;
+		break;
 	case PF_CALLEE:
 		print_callee_attr(p, a);
 		return;
