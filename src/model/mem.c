@@ -2,91 +2,14 @@
  * ranges, one linear sweep per analysed computation, callee peaks added at
  * call sites (docs/memory-model.md).  It does not pack a heap, model
  * fragmentation or rematerialize, and never looks inside fusions. */
-#include "mem.h"
-#include "alias.h"
+#include "mem_int.h"
 #include "alloc.h"
 #include "sharding.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-
-struct mem_peak {
-	uint64_t dev, dev_max, unpadded, temp, host, uhost, other;
-	struct hlo_instr *at;
-};
-
-enum mem_comp_state { MEM_NEW, MEM_RUNNING, MEM_DONE };
-
-struct mem_comp {
-	uint32_t *leaf_base;      /* ninstrs + 1 global leaf ids; NULL when not analysed */
-	uint32_t *gtime;          /* per instruction: its step on the flattened timeline */
-	uint8_t state;
-	uint32_t owned;           /* first owned buffer (linked through mem_ctx.next) */
-	uint32_t owned_tail;
-	struct mem_peak peak;
-};
-
-struct mem_internal {
-	struct mem_comp *comps;   /* by hlo_comp.index */
-	uint32_t *leaf_buf;       /* global leaf -> buffer id (NONE: no data) */
-	uint32_t *leaf_val;       /* the same before in-place merges: the value's own buffer */
-	const int64_t **leaf_split; /* global leaf -> split, NULL array when partitioned */
-	uint32_t nleaves;
-	bool tpu_default;
-	bool tpu_laid_out;          /* the dump carries TPU tiles: XLA:TPU's allocation rules apply */
-	bool host_is_device;        /* CPU target: pinned host memory is the device's memory */
-	bool share_elementwise;     /* TPU/GPU: results share dying operands' buffers (mem_shares_operand) */
-	int gen;
-	bool partitioned;
-};
-
-struct mem_frame {
-	struct hlo_comp *c;
-	uint32_t pos;             /* next instruction */
-	uint32_t prepared;        /* pos + 1 of a call site whose results exist */
-	uint32_t cand_start, site_start;
-};
-
-/* A dynamic-update-slice-like instruction that may update its operand in place. */
-struct mem_cand {
-	uint32_t pos, out_leaf, op_leaf;
-	const struct hlo_instr *direct; /* element-wise sharing: the operand must define the buffer */
-};
-
-struct mem_ctx {
-	struct mem_model *mm;
-	struct hlo_module *m;
-	struct hlo_file *f;
-	struct arena *a;
-	struct arena scratch;     /* decoding, released with marks */
-	struct arena keep;        /* tuple offsets and the entry layout, kept to the end */
-	struct mem_internal *in;
-	struct mem_buffer *bufs;
-	uint32_t nbufs, capbufs;
-	uint32_t *next;           /* per buffer: next buffer of the same owner */
-	uint32_t *fwd;            /* per buffer: merged into, or itself */
-	uint32_t *leaf_buf;
-	const int64_t **leaf_split;
-	uint32_t nleaves, capleaves;
-	struct mem_frame *frames;
-	uint32_t nframes, capframes;
-	struct mem_cand *cands;
-	uint32_t ncands, capcands;
-	uint32_t *sites;          /* call-site positions of the running computations */
-	uint32_t nsites, capsites;
-	struct alias_state al;    /* tuple offsets (in keep) and the aliasing rules */
-	struct hlo_program_shape ecl;
-	bool has_ecl;
-	struct hlo_comp *entry;
-	uint32_t clock;           /* next step of the flattened timeline */
-	/* sweep scratch */
-	int64_t *delta;
-	uint32_t capdelta;
-};
-
-static bool mem_is_data(const struct hlo_shape *s)
+bool mem_is_data(const struct hlo_shape *s)
 {
 	return ir_shape_is_array(s) || (s && s->type == PT_BUFFER);
 }
@@ -185,14 +108,6 @@ void mem_buffer_dims(const struct mem_buffer *b, int64_t *dims)
 
 /* ---- Growable tables ---- */
 
-#define MEM_GROW(ptr, n, cap, min)                                                       \
-	do {                                                                             \
-		if ((n) >= (cap)) {                                                      \
-			(cap) = (cap) ? (cap) * 2 : (min);                               \
-			(ptr) = xreallocarray((ptr), (cap), sizeof *(ptr));              \
-		}                                                                        \
-	} while (0)
-
 static uint32_t mem_leaf_alloc(struct mem_ctx *x, uint32_t n)
 {
 	uint32_t first = x->nleaves;
@@ -213,25 +128,25 @@ static uint32_t mem_leaf_alloc(struct mem_ctx *x, uint32_t n)
 	return first;
 }
 
-static uint32_t mem_find(struct mem_ctx *x, uint32_t b)
+uint32_t mem_find(struct mem_ctx *x, uint32_t b)
 {
 	while (b != NONE && x->fwd[b] != b)
 		b = x->fwd[b] = x->fwd[x->fwd[b]];
 	return b;
 }
 
-static struct mem_comp *mem_cs(struct mem_ctx *x, const struct hlo_comp *c)
+struct mem_comp *mem_cs(struct mem_ctx *x, const struct hlo_comp *c)
 {
 	return &x->in->comps[c->index];
 }
 
 /* Global leaf id of leaf j of instruction i (analysed computations only). */
-static uint32_t mem_leaf_id(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j)
+uint32_t mem_leaf_id(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j)
 {
 	return mem_cs(x, i->comp)->leaf_base[i->index] + j;
 }
 
-static uint32_t mem_nleaves_of(struct mem_ctx *x, const struct hlo_instr *i)
+uint32_t mem_nleaves_of(struct mem_ctx *x, const struct hlo_instr *i)
 {
 	const uint32_t *b = mem_cs(x, i->comp)->leaf_base;
 	return b[i->index + 1] - b[i->index];
@@ -259,12 +174,12 @@ static void mem_tpu_granule(const struct mem_internal *in, const struct hlo_inst
 /* The one place a buffer's memory space is set.  On a CPU target pinned
  * host memory S(5) is the device's own memory: XLA:CPU's memory_analysis
  * counts such arguments and outputs as device bytes (corpora/xla). */
-static void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space)
+void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space)
 {
 	b->memory_space = in->host_is_device && space == 5 ? 0 : space;
 }
 
-static uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_instr *def, uint32_t pos,
+uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_instr *def, uint32_t pos,
 			       uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
 {
 	if (x->nbufs >= x->capbufs) {
@@ -380,7 +295,7 @@ static const int64_t *mem_split_inherit(struct mem_ctx *x, const struct hlo_inst
 }
 
 /* Splits of every leaf of i into out (nl entries). */
-static void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_t nl, const int64_t **out)
+void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_t nl, const int64_t **out)
 {
 	for (uint32_t j = 0; j < nl; j++)
 		out[j] = NULL;
@@ -406,7 +321,7 @@ static void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 
 /* Follows leaf j of i back through aliases to the instruction that defines
  * its buffer; false when it reaches a parameter (the value passes through). */
-static bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **d,
+bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **d,
 			uint32_t *dj)
 {
 	const struct hlo_instr *src;
@@ -425,7 +340,7 @@ static bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j
 /* Makes the root's leaf j of c live in buffer b: the value flowing there
  * is written straight into it (loop carry, conditional/call result,
  * donated parameter).  Left alone when something already claimed it. */
-static void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
+void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
 {
 	const struct hlo_instr *d;
 	uint32_t dj;
@@ -689,18 +604,7 @@ static void mem_define(struct mem_ctx *x, struct hlo_comp *c, struct hlo_instr *
 		free(splits);
 }
 
-/* Callees of a control-flow instruction that hold buffers, in the order
- * they are analysed, with the operand bound to parameter 0 (while,
- * conditional) or -1 for "parameter n = operand n" (call). */
-struct mem_callees {
-	uint32_t n;
-	struct hlo_comp *c[8];
-	int32_t operand[8];
-	bool colocate[8];
-	struct hlo_comp **many;   /* branch_computations past 8 */
-};
-
-static void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out)
+void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out)
 {
 	out->n = 0;
 	out->many = NULL;
@@ -751,12 +655,12 @@ static void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out)
 }
 
 /* Number of callees, counting branch_computations past the fixed array. */
-static uint32_t mem_callee_count(const struct hlo_instr *i, const struct mem_callees *cl)
+uint32_t mem_callee_count(const struct hlo_instr *i, const struct mem_callees *cl)
 {
 	return cl->many ? i->ncallees : cl->n;
 }
 
-static void mem_callee_at(const struct mem_callees *cl, uint32_t k, struct hlo_comp **c, int32_t *operand,
+void mem_callee_at(const struct mem_callees *cl, uint32_t k, struct hlo_comp **c, int32_t *operand,
 			  bool *colocate)
 {
 	if (k < 8 && k < cl->n) {
@@ -841,634 +745,30 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 	return true;
 }
 
-/* ---- Entry: parameters, donation, outputs ---- */
-
-static const struct hlo_shape *mem_ecl_param(struct mem_ctx *x, int64_t n, uint32_t j)
-{
-	if (!x->has_ecl || n < 0 || (uint64_t)n >= x->ecl.nparams || !x->ecl.params[n])
-		return NULL;
-	return alias_leaf_shape(&x->al, x->ecl.params[n], j);
-}
-
-static void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
-{
-	for (uint32_t n = 0; n < c->nparams; n++) {
-		struct hlo_instr *p = c->params[n];
-		if (!p)
-			continue;
-		uint32_t base = mem_leaf_id(x, p, 0), nl = mem_nleaves_of(x, p);
-		const int64_t **splits = xcalloc(nl ? nl : 1, sizeof *splits);
-		if (x->leaf_split)
-			mem_splits_for(x, p, nl, splits);
-		for (uint32_t j = 0; j < nl; j++) {
-			const struct hlo_shape *s = alias_leaf_shape(&x->al, p->shape, j);
-			if (!mem_is_data(s))
-				continue;
-			uint32_t b = mem_new_buffer(x, c, p, 0, j, s, splits[j]);
-			if (x->leaf_split)
-				x->leaf_split[base + j] = splits[j];
-			x->bufs[b].param = (int64_t)n;
-			x->bufs[b].flags |= MEM_BUF_GLOBAL;
-			/* entry_computation_layout is what the runtime allocates:
-			 * its memory space wins (host-offloaded arguments). */
-			const struct hlo_shape *e = mem_ecl_param(x, (int64_t)n, j);
-			if (e && e->layout)
-				mem_set_space(x->in, &x->bufs[b], e->layout->memory_space);
-			x->leaf_buf[base + j] = b;
-		}
-		free(splits);
-	}
-}
-
-/* Output leaf j of the entry is written into parameter buffer b: the
- * instruction that defines it marks where the parameter's value ends. */
-static void mem_alias_output(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
-{
-	const struct hlo_instr *d;
-	uint32_t dj;
-	mem_colocate(x, c, j, b);
-	if (c->root && mem_definer(x, c->root, j, &d, &dj) && d->comp == c && d->op != OP_PARAMETER) {
-		x->bufs[b].hole_to = d->index;
-		x->bufs[b].writer = d;
-	}
-}
-
-/* Donated parameter leaves [pf, pf+n) of parameter `param` share output
- * leaves [of, of+n): the outputs are written into the parameters' buffers. */
-static void mem_donate(struct mem_ctx *x, struct hlo_comp *c, int64_t param, uint32_t pf, uint32_t of, uint32_t n)
-{
-	struct hlo_instr *p = c->params[param];
-	uint32_t pl = mem_leaf_id(x, p, 0);
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t b = x->leaf_buf[pl + pf + j];
-		if (b == NONE)
-			continue;
-		x->bufs[b].flags |= MEM_BUF_DONATED | MEM_BUF_ALIASED;
-		mem_alias_output(x, c, of + j, b);
-	}
-}
-
-static void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
-{
-	if (!c->root)
-		return;
-	uint32_t nout = mem_nleaves_of(x, c->root);
-	uint8_t *taken = xcalloc(nout ? nout : 1, 1);
-	const struct hlo_attr *at = ir_module_attr(x->m, ATTR_INPUT_OUTPUT_ALIAS);
-	struct hlo_aliases al;
-	struct arena_mark mk = arena_mark(&x->scratch);
-	struct hlo_value *v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
-	if (v && attr_aliases(v, &x->scratch, true, &al, NULL)) {
-		for (uint32_t k = 0; k < al.n; k++) {
-			const struct hlo_alias *e = &al.items[k];
-			uint32_t of, on, pf, pn;
-			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
-				continue;
-			if (!alias_path_leaves(&x->al, c->root->shape, &e->output_index, &of, &on) ||
-			    !alias_path_leaves(&x->al, c->params[e->number]->shape, &e->index, &pf, &pn) || on != pn)
-				continue;
-			mem_donate(x, c, e->number, pf, of, on);
-			for (uint32_t j = 0; j < on; j++)
-				taken[of + j] = 1;
-		}
-	}
-	/* buffer_donor={(p, {i})}: the compiler may write any output of the
-	 * same shape into it; pair each donor with the first free such output. */
-	at = ir_module_attr(x->m, ATTR_BUFFER_DONOR);
-	v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
-	if (v && attr_buffer_donors(v, &x->scratch, &al, NULL)) {
-		for (uint32_t k = 0; k < al.n; k++) {
-			const struct hlo_alias *e = &al.items[k];
-			uint32_t pf, pn;
-			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
-				continue;
-			struct hlo_instr *p = c->params[e->number];
-			if (!alias_path_leaves(&x->al, p->shape, &e->index, &pf, &pn))
-				continue;
-			uint32_t pl = mem_leaf_id(x, p, 0);
-			for (uint32_t j = 0; j < pn; j++) {
-				uint32_t b = x->leaf_buf[pl + pf + j];
-				if (b == NONE)
-					continue;
-				x->bufs[b].flags |= MEM_BUF_DONATED;
-				const struct hlo_shape *ps = alias_leaf_shape(&x->al, p->shape, pf + j);
-				for (uint32_t o = 0; o < nout; o++) {
-					if (taken[o])
-						continue;
-					const struct hlo_shape *os = alias_leaf_shape(&x->al, c->root->shape, o);
-					if (os && ps && ir_shape_equal(os, ps, false) &&
-					    (!os->layout || !ps->layout ||
-					     os->layout->memory_space == ps->layout->memory_space)) {
-						taken[o] = 1;
-						x->bufs[b].flags |= MEM_BUF_ALIASED;
-						mem_alias_output(x, c, o, b);
-						break;
-					}
-				}
-			}
-		}
-	}
-	arena_release(&x->scratch, mk);
-	free(taken);
-}
-
-/* ---- Finishing a computation: outputs, in-place updates, the sweep ---- */
-
-static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
-{
-	uint32_t last = c->ninstrs ? c->ninstrs - 1 : 0;
-	if (c->root) {
-		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
-		const struct hlo_shape *res = x->has_ecl ? x->ecl.result : NULL;
-		for (uint32_t j = 0; j < n; j++) {
-			uint32_t b = x->leaf_buf[l + j];
-			if (b == NONE)
-				continue;
-			struct mem_buffer *bf = &x->bufs[b];
-			bf->flags |= MEM_BUF_OUTPUT | MEM_BUF_ROOT;
-			if (bf->owner == c)
-				bf->last_pos = last;
-			/* The runtime allocates outputs where entry_computation_layout
-			 * says; only a non-default space is taken, so an output leaf
-			 * sharing a buffer with a device one (before copy insertion)
-			 * is not moved back. */
-			const struct hlo_shape *e = res ? alias_leaf_shape(&x->al, res, j) : NULL;
-			if (e && e->layout && e->layout->memory_space && bf->param < 0)
-				mem_set_space(x->in, bf, e->layout->memory_space);
-		}
-	}
-	/* Arguments (unless donated and not returned) and constants live for
-	 * the whole program. */
-	for (uint32_t b = mem_cs(x, c)->owned; b != NONE; b = x->next[b]) {
-		struct mem_buffer *bf = &x->bufs[b];
-		if (!(bf->flags & MEM_BUF_GLOBAL))
-			continue;
-		bf->def_pos = 0;
-		if (bf->param >= 0 && (bf->flags & MEM_BUF_DONATED) && !(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_OUTPUT)))
-			bf->flags &= (uint16_t)~MEM_BUF_GLOBAL;
-		else
-			bf->last_pos = last;
-	}
-}
-
-/* In-place updates (dynamic-update-slice, scatter, fusions rooted in
- * them): the result takes over the operand's buffer when the update is the
- * operand's last use, as XLA's buffer assignment shares them. */
-static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
-{
-	for (uint32_t k = fr->cand_start; k < x->ncands; k++) {
-		const struct mem_cand *cd = &x->cands[k];
-		if (cd->direct && x->leaf_buf[cd->op_leaf] != NONE && x->bufs[x->leaf_buf[cd->op_leaf]].def != cd->direct)
-			continue;
-		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = x->leaf_buf[cd->op_leaf];
-		if (bo == NONE || bi == NONE)
-			continue;
-		bi = mem_find(x, bi);
-		struct mem_buffer *out = &x->bufs[bo], *in = &x->bufs[bi];
-		if (bo == bi || out->owner != c || in->owner != c || out->def_pos != cd->pos ||
-		    out->def != c->instrs[cd->pos] || (out->flags & MEM_BUF_MERGED))
-			continue;
-		if (in->last_pos != cd->pos || in->param >= 0 || (in->flags & MEM_BUF_GLOBAL) ||
-		    in->bytes != out->bytes || in->memory_space != out->memory_space)
-			continue;
-		if (in->hole_to == NONE && !(in->flags & MEM_BUF_ALIASED))
-			in->hole_to = in->last_pos;   /* its own value ends here (mem_globalize) */
-		in->last_pos = out->last_pos;
-		in->flags |= out->flags & (MEM_BUF_OUTPUT | MEM_BUF_CARRIED);
-		out->flags |= MEM_BUF_MERGED;
-		out->shares = x->leaf_buf[cd->op_leaf];
-		x->fwd[bo] = bi;
-	}
-	x->ncands = fr->cand_start;
-}
-
-static bool mem_is_temp(const struct mem_buffer *b)
-{
-	return b->param < 0 && !(b->flags & MEM_BUF_OUTPUT);
-}
-
-/* Peak of the callees at a call site: the loop body or condition, the
- * largest branch. */
-static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct mem_peak *out)
-{
-	struct mem_callees cl;
-	mem_callees_of(i, &cl);
-	memset(out, 0, sizeof *out);
-	uint32_t nc = mem_callee_count(i, &cl);
-	for (uint32_t k = 0; k < nc; k++) {
-		struct hlo_comp *callee;
-		int32_t operand;
-		bool colocate;
-		mem_callee_at(&cl, k, &callee, &operand, &colocate);
-		const struct mem_comp *cs = mem_cs(x, callee);
-		if (cs->state != MEM_DONE)
-			continue;
-		const struct mem_peak *p = &cs->peak;
-		if (p->dev > out->dev || !out->at) {
-			out->dev = p->dev;
-			out->unpadded = p->unpadded;
-			out->at = p->at;
-		}
-		if (p->dev_max > out->dev_max)
-			out->dev_max = p->dev_max;
-		if (p->temp > out->temp)
-			out->temp = p->temp;
-		if (p->host > out->host)
-			out->host = p->host;
-		if (p->uhost > out->uhost)
-			out->uhost = p->uhost;
-		if (p->other > out->other)
-			out->other = p->other;
-	}
-}
-
-enum { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
-
-/* The sweep adds buffer sizes into an int64 difference array, in the
- * units of size_unit_shift (a target's default tiling can pad a buffer
- * past int64 on its own). */
-static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *cs)
-{
-	uint64_t max = 0, n = 1;
-	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
-		const struct mem_buffer *bf = &x->bufs[b];
-		uint64_t v = bf->bytes > bf->bytes_max ? bf->bytes : bf->bytes_max;
-		max = v > max ? v : max;
-		n++;
-	}
-	return size_unit_shift(max, n);
-}
-
-static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v, uint32_t shift)
-{
-	if (!v)
-		return;
-	uint64_t units = size_units(v, shift);
-	d[(size_t)from * D_N + which] += (int64_t)units;
-	if (to + 1 <= n)
-		d[(size_t)(to + 1) * D_N + which] -= (int64_t)units;
-}
-
-static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
-{
-	uint32_t n = c->ninstrs;
-	struct mem_comp *cs = mem_cs(x, c);
-	memset(&cs->peak, 0, sizeof cs->peak);
-	if (!n) {
-		x->nsites = fr->site_start;
-		return;
-	}
-	size_t need = ((size_t)n + 1) * D_N;
-	if (need > x->capdelta) {
-		free(x->delta);
-		x->capdelta = (uint32_t)need;
-		x->delta = xmalloc(need * sizeof *x->delta);
-	}
-	int64_t *d = x->delta;
-	memset(d, 0, need * sizeof *d);
-	uint32_t sh = mem_sweep_shift(x, cs);
-	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
-		const struct mem_buffer *bf = &x->bufs[b];
-		if (bf->flags & MEM_BUF_MERGED)
-			continue;
-		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
-		if (from > to)
-			to = from;
-		switch (mem_space_class(bf->memory_space)) {
-		case MEM_SPACE_DEVICE:
-			mem_add(d, n, from, to, D_DEV, bf->bytes, sh);
-			mem_add(d, n, from, to, D_MAX, bf->bytes_max, sh);
-			mem_add(d, n, from, to, D_UNP, bf->unpadded, sh);
-			if (mem_is_temp(bf))
-				mem_add(d, n, from, to, D_TEMP, bf->bytes, sh);
-			break;
-		case MEM_SPACE_HOST:
-			/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
-			mem_add(d, n, from, to, bf->memory_space == 5 ? D_HOST : D_UHOST, bf->bytes, sh);
-			break;
-		default:
-			mem_add(d, n, from, to, D_OTHER, bf->bytes, sh);
-			break;
-		}
-	}
-	/* Call sites of this computation, in position order. */
-	uint32_t s = fr->site_start;
-	int64_t cur[D_N] = { 0 };
-	struct mem_peak *pk = &cs->peak;
-	bool any = false;
-	for (uint32_t p = 0; p < n; p++) {
-		for (int k = 0; k < D_N; k++)
-			cur[k] += d[(size_t)p * D_N + k];
-		uint64_t v[D_N];
-		for (int k = 0; k < D_N; k++)
-			v[k] = cur[k] > 0 ? size_mul((uint64_t)cur[k], UINT64_C(1) << sh) : 0;
-		struct hlo_instr *at = c->instrs[p];
-		if (s < x->nsites && x->sites[s] == p) {
-			struct mem_peak sp;
-			mem_site_peak(x, c->instrs[p], &sp);
-			v[D_DEV] = size_add(v[D_DEV], sp.dev);
-			v[D_MAX] = size_add(v[D_MAX], sp.dev_max);
-			v[D_UNP] = size_add(v[D_UNP], sp.unpadded);
-			v[D_TEMP] = size_add(v[D_TEMP], sp.temp);
-			v[D_HOST] = size_add(v[D_HOST], sp.host);
-			v[D_UHOST] = size_add(v[D_UHOST], sp.uhost);
-			v[D_OTHER] = size_add(v[D_OTHER], sp.other);
-			if (sp.dev && sp.at)
-				at = sp.at;
-			s++;
-		}
-		if (!any || v[D_DEV] > pk->dev) {
-			pk->dev = v[D_DEV];
-			pk->unpadded = v[D_UNP];
-			pk->at = v[D_DEV] ? at : NULL;
-			any = true;
-		}
-		if (v[D_MAX] > pk->dev_max)
-			pk->dev_max = v[D_MAX];
-		if (v[D_TEMP] > pk->temp)
-			pk->temp = v[D_TEMP];
-		if (v[D_HOST] > pk->host)
-			pk->host = v[D_HOST];
-		if (v[D_UHOST] > pk->uhost)
-			pk->uhost = v[D_UHOST];
-		if (v[D_OTHER] > pk->other)
-			pk->other = v[D_OTHER];
-	}
-	x->nsites = fr->site_start;
-}
-
-static void mem_finish(struct mem_ctx *x, struct mem_frame *fr)
-{
-	struct hlo_comp *c = fr->c;
-	if (c == x->entry) {
-		mem_finish_entry(x, c);
-	} else if (c->root && c->ninstrs) {
-		/* The root's own buffers live to the end of the computation. */
-		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
-		for (uint32_t j = 0; j < n; j++) {
-			uint32_t b = x->leaf_buf[l + j];
-			if (b != NONE && x->bufs[b].owner == c)
-				x->bufs[b].last_pos = c->ninstrs - 1;
-		}
-	}
-	mem_merge(x, c, fr);
-	mem_sweep(x, c, fr);
-	mem_cs(x, c)->state = MEM_DONE;
-}
-
-/* ---- Deciding how to read shapes (docs/memory-model.md §3) ---- */
-
-struct mem_signals {
-	struct hlo_file *f;
-	const struct hlo_instr *pre, *post, *tiled, *split;
-	const char *pre_what, *post_what;
-	bool fused;                   /* some instruction is a fusion */
-};
-
-static bool mem_attr_has(const struct hlo_file *f, const struct hlo_attr *a, const char *needle)
-{
-	size_t n = strlen(needle);
-	const char *p = ir_text(f, ir_attr_value(a));
-	for (uint32_t k = 0; k + n <= a->value_len; k++)
-		if (p[k] == needle[0] && !memcmp(p + k, needle, n))
-			return true;
-	return false;
-}
-
-static bool mem_shape_tiled(const struct hlo_shape *s, int depth)
-{
-	if (!s || depth > 64)
-		return false;
-	if (s->type == PT_TUPLE) {
-		for (uint32_t k = 0; k < s->rank; k++)
-			if (mem_shape_tiled(s->elems[k], depth + 1))
-				return true;
-		return false;
-	}
-	return s->layout && s->layout->ntiles;
-}
-
-static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
-{
-	struct mem_signals *sg = ctx;
-	if (!sg->tiled && mem_shape_tiled(i->shape, 0))
-		sg->tiled = i;
-	sg->fused |= i->op == OP_FUSION;
-	if (!sg->split) {
-		const struct hlo_attr *a = ir_attr(i, ATTR_SHARDING);
-		if (a && (mem_attr_has(sg->f, a, "devices=[") || mem_attr_has(sg->f, a, "mesh[")))
-			sg->split = i;
-	}
-	if (!sg->pre) {
-		static const char *const pre[] = { "Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
-						   "xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape",
-						   "xla.sdy.FuncResultSharding", "xla.sdy.ShardingGroup",
-						   "xla.sdy.PropagationBarrier", NULL };
-		if (i->op == OP_CUSTOM_CALL)
-			for (int k = 0; pre[k]; k++)
-				if (attr_plain_is(sg->f, i, ATTR_CUSTOM_CALL_TARGET, pre[k])) {
-					sg->pre = i;
-					sg->pre_what = pre[k];
-					break;
-				}
-		const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
-		if (!sg->pre && fa && mem_attr_has(sg->f, fa, "xla.sdy.")) {
-			sg->pre = i;
-			sg->pre_what = "frontend attribute xla.sdy.*";
-		}
-	}
-	if (!sg->post) {
-		const char *what = NULL;
-		switch (i->op) {
-		case OP_ALL_GATHER:
-		case OP_REDUCE_SCATTER:
-		case OP_ALL_TO_ALL:
-		case OP_RAGGED_ALL_TO_ALL:
-		case OP_COLLECTIVE_PERMUTE:
-		case OP_PARTITION_ID:
-			what = ir_opcode_name((enum opcode)i->op);
-			break;
-		case OP_ALL_REDUCE:
-			if (ir_attr(i, ATTR_CHANNEL_ID) || ir_attr(i, ATTR_REPLICA_GROUPS))
-				what = "all-reduce with channel_id/replica_groups";
-			break;
-		case OP_ALL_GATHER_START:
-		case OP_ALL_REDUCE_START:
-		case OP_COLLECTIVE_PERMUTE_START:
-		case OP_COPY_START:
-		case OP_ASYNC_START:
-			what = "an async -start/-done pair";
-			break;
-		default:
-			break;
-		}
-		if (what) {
-			sg->post = i;
-			sg->post_what = what;
-		}
-	}
-	return WALK_CONTINUE;
-}
-
-static const char *mem_base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
-static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct mem_signals *sg)
-{
-	struct mem_model *mm = x->mm;
-	char *r = mm->partition_reason;
-	size_t cap = sizeof mm->partition_reason;
-	const char *base = o->path && strcmp(o->path, "-") ? mem_base_name(o->path) : NULL;
-#define NAME(i) (int)(i)->name_len, (i)->name
-	if (o->partitioned >= 0) {
-		snprintf(r, cap, "forced by --partitioned=%s", o->partitioned ? "yes" : "no");
-		return o->partitioned;
-	}
-	if (base && strstr(base, "before_optimizations")) {
-		snprintf(r, cap, "the file name says before_optimizations, docs/memory-model.md §3");
-		return false;
-	}
-	if (base && strstr(base, "after_optimizations")) {
-		snprintf(r, cap, "the file name says after_optimizations, docs/memory-model.md §3");
-		return true;
-	}
-	if (x->m->is_scheduled) {
-		snprintf(r, cap, "is_scheduled=true: an optimized module, docs/memory-model.md §3");
-		return true;
-	}
-	if (sg->pre) {
-		snprintf(r, cap, "%s on %.*s exists only before SPMD partitioning, docs/memory-model.md §3", sg->pre_what,
-			 NAME(sg->pre));
-		return false;
-	}
-	if (sg->post) {
-		snprintf(r, cap, "%s (%.*s) is added by the SPMD partitioner, docs/memory-model.md §3", sg->post_what,
-			 NAME(sg->post));
-		return true;
-	}
-	if (sg->tiled) {
-		snprintf(r, cap, "TPU tiles (on %.*s) exist only after layout assignment, docs/memory-model.md §3",
-			 NAME(sg->tiled));
-		return true;
-	}
-	if (!sg->split) {
-		snprintf(r, cap, "no sharding splits an array");
-		return true;
-	}
-	snprintf(r, cap, "shardings split arrays (e.g. %.*s) and nothing marks the module as partitioned, "
-			 "docs/memory-model.md §3", NAME(sg->split));
-#undef NAME
-	return false;
-}
-
 /* ---- Driver ---- */
 
-/* Live ranges on the flattened timeline, for alloc.c.  Arguments,
- * constants and outputs span it to the end, as XLA reserves them. */
-static void mem_globalize(struct mem_ctx *x)
+/* Hands the tables to the model's arena, merged buffers resolved. */
+static void mem_hand_over(struct mem_ctx *x)
 {
-	uint32_t end = x->clock ? x->clock - 1 : 0;
-	x->mm->nsteps = x->clock;
-	for (uint32_t b = 0; b < x->nbufs; b++) {
-		struct mem_buffer *bf = &x->bufs[b];
-		const struct mem_comp *cs = mem_cs(x, bf->owner);
-		uint32_t n = bf->owner->ninstrs;
-		uint32_t pre = bf->hole_from, split = bf->hole_to;
-		bf->hole_from = 1;
-		bf->hole_to = 0;
-		if (!cs->gtime || !n) {
-			bf->gdef = 0;
-			bf->glast = end;
-			continue;
-		}
-		bf->gdef = cs->gtime[bf->def_pos < n ? bf->def_pos : n - 1];
-		bf->glast = cs->gtime[bf->last_pos < n ? bf->last_pos : n - 1];
-		if (bf->param < 0 && bf->writer && bf->writer->comp) {
-			const struct mem_comp *ws = mem_cs(x, bf->writer->comp);
-			if (ws->gtime && bf->writer->index < bf->writer->comp->ninstrs &&
-			    ws->gtime[bf->writer->index] < bf->gdef)
-				bf->gdef = ws->gtime[bf->writer->index];
-		}
-		if (bf->flags & (MEM_BUF_GLOBAL | MEM_BUF_OUTPUT)) {
-			bf->glast = end;
-			if (bf->flags & MEM_BUF_GLOBAL)
-				bf->gdef = 0;
-		}
-		if (bf->glast < bf->gdef)
-			bf->glast = bf->gdef;
-		bf->gown = bf->glast;
-		if (!(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_ROOT | MEM_BUF_GLOBAL)) && split != NONE && split < n) {
-			bf->gown = cs->gtime[split];
-			if (bf->gown < bf->gdef)
-				bf->gown = bf->gdef;
-		}
-		if ((bf->flags & MEM_BUF_ALIASED) && split != NONE && pre < split && split < n) {
-			bf->hole_from = cs->gtime[pre] + 1;
-			bf->hole_to = cs->gtime[split] - 1;
-		}
+	struct mem_model *mm = x->mm;
+	struct arena *a = x->a;
+	mm->nbuffers = x->nbufs;
+	mm->buffers = arena_array(a, x->nbufs ? x->nbufs : 1, sizeof *mm->buffers);
+	if (x->nbufs)
+		memcpy(mm->buffers, x->bufs, x->nbufs * sizeof *mm->buffers);
+	x->in->nleaves = x->nleaves;
+	x->in->leaf_buf = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_buf);
+	x->in->leaf_val = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_val);
+	for (uint32_t l = 0; l < x->nleaves; l++) {
+		x->in->leaf_val[l] = x->leaf_buf[l];
+		x->in->leaf_buf[l] = mem_find(x, x->leaf_buf[l]);
+	}
+	if (x->leaf_split) {
+		x->in->leaf_split = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_split);
+		memcpy(x->in->leaf_split, x->leaf_split, x->nleaves * sizeof *x->leaf_split);
 	}
 }
 
-static void mem_totals(struct mem_ctx *x)
-{
-	struct mem_model *mm = x->mm;
-	for (uint32_t b = 0; b < x->nbufs; b++) {
-		struct mem_buffer *bf = &x->bufs[b];
-		if (bf->flags & MEM_BUF_MERGED)
-			continue;
-		enum mem_space_class sc = mem_space_class(bf->memory_space);
-		if (sc == MEM_SPACE_HOST)
-			bf->kind = MEM_HOST;
-		else if (bf->param >= 0)
-			bf->kind = MEM_ARGUMENT;
-		else if (bf->flags & MEM_BUF_OUTPUT)
-			bf->kind = MEM_OUTPUT;
-		else if (bf->def->op == OP_CONSTANT)
-			bf->kind = MEM_CONSTANT;
-		else if (bf->flags & MEM_BUF_CARRIED)
-			bf->kind = MEM_WHILE_CARRIED;
-		else
-			bf->kind = MEM_TEMP;
-		if (sc == MEM_SPACE_DEVICE && bf->param >= 0)
-			mm->argument_bytes = size_add(mm->argument_bytes, bf->bytes);
-	}
-	const struct hlo_instr *root = x->entry ? x->entry->root : NULL;
-	if (!root)
-		return;
-	/* Every leaf of the ROOT is an output allocation of its own, even the
-	 * same value twice or an argument returned without donation (XLA
-	 * copies them); a donated argument's buffer serves one leaf. */
-	uint32_t l = mem_leaf_id(x, root, 0), n = mem_nleaves_of(x, root);
-	uint8_t *aliased = xcalloc(x->nbufs ? x->nbufs : 1, 1);
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t b = x->leaf_buf[l + j];
-		if (b == NONE)
-			continue;
-		b = mem_find(x, b);
-		const struct mem_buffer *bf = &x->bufs[b];
-		if (mem_space_class(bf->memory_space) != MEM_SPACE_DEVICE)
-			continue;
-		uint64_t hi = bf->bytes_max > bf->bytes ? bf->bytes_max : bf->bytes;
-		mm->output_bytes = size_add(mm->output_bytes, bf->bytes);
-		mm->output_bytes_max = size_add(mm->output_bytes_max, hi);
-		if (bf->param >= 0 && (bf->flags & MEM_BUF_ALIASED) && !aliased[b]) {
-			aliased[b] = 1;
-			mm->alias_bytes = size_add(mm->alias_bytes, bf->bytes);
-			mm->alias_bytes_max = size_add(mm->alias_bytes_max, hi);
-		}
-	}
-	free(aliased);
-	/* A ROOT tuple's index table is an output allocation of its own, as
-	 * XLA's memory_analysis counts it (output_size_in_bytes). */
-	if (root->shape && root->shape->type == PT_TUPLE) {
-		uint64_t t = target_tuple_table_bytes(mm->target, root->shape->rank);
-		mm->output_bytes = size_add(mm->output_bytes, t);
-		mm->output_bytes_max = size_add(mm->output_bytes_max, t);
-	}
-}
 
 struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a)
 {
@@ -1482,36 +782,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	x.in = mm->in = arena_alloc(a, sizeof *mm->in);
 	x.in->comps = arena_array(a, m->ncomps ? m->ncomps : 1, sizeof *x.in->comps);
 
-	/* One walk over every instruction for the §5.4 signals and tiles. */
-	struct mem_signals sg = { .f = m->file };
-	struct ir_visitor v = { .instr = mem_signal_visit };
-	ir_walk(m, &v, &sg);
-	{
-		/* Before optimizations: no schedule, no fusion, and the file name
-		 * or a pre-partitioning construct says so (docs/memory-model.md §3). */
-		const char *base = o->path && strcmp(o->path, "-") ? mem_base_name(o->path) : NULL;
-		mm->unoptimized = !m->is_scheduled && !sg.fused &&
-				  ((base && strstr(base, "before_optimizations")) || sg.pre);
-	}
-
-	if (o->target) {
-		mm->target = o->target;
-		snprintf(mm->target_reason, sizeof mm->target_reason, "given with --target");
-	} else {
-		mm->target = target_infer(m, o->path, mm->target_reason, sizeof mm->target_reason);
-	}
-	mm->hbm_bytes = o->hbm_bytes ? o->hbm_bytes : mm->target->hbm_bytes;
-	mm->hbm_given = o->hbm_bytes != 0;
-	/* Default tiling only for a TPU generation we know, and only when the
-	 * dump has no layout assignment yet (no tiles anywhere). */
-	x.in->gen = mm->target->tpu_gen;
-	x.in->tpu_default = mm->target->kind == TARGET_TPU && mm->target->tpu_gen > 0 && !sg.tiled;
-	x.in->tpu_laid_out = sg.tiled != NULL;
-	x.in->host_is_device = mm->target->kind == TARGET_CPU;
-	/* XLA:CPU's buffer assignment in corpora/xla does not share these. */
-	x.in->share_elementwise = mm->shares_in_place = mm->target->kind != TARGET_CPU;
-	mm->default_tiling = x.in->tpu_default;
-	mm->partitioned = x.in->partitioned = mem_decide(&x, o, &sg);
+	mem_decide_reading(&x, o);
 
 	const struct hlo_attr *ecl = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
 	if (ecl) {
@@ -1550,22 +821,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	mem_globalize(&x);
 	mem_totals(&x);
 
-	/* Hand the tables to the model's arena, merged buffers resolved. */
-	mm->nbuffers = x.nbufs;
-	mm->buffers = arena_array(a, x.nbufs ? x.nbufs : 1, sizeof *mm->buffers);
-	if (x.nbufs)
-		memcpy(mm->buffers, x.bufs, x.nbufs * sizeof *mm->buffers);
-	x.in->nleaves = x.nleaves;
-	x.in->leaf_buf = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_buf);
-	x.in->leaf_val = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_val);
-	for (uint32_t l = 0; l < x.nleaves; l++) {
-		x.in->leaf_val[l] = x.leaf_buf[l];
-		x.in->leaf_buf[l] = mem_find(&x, x.leaf_buf[l]);
-	}
-	if (x.leaf_split) {
-		x.in->leaf_split = arena_array(a, x.nleaves ? x.nleaves : 1, sizeof *x.in->leaf_split);
-		memcpy(x.in->leaf_split, x.leaf_split, x.nleaves * sizeof *x.leaf_split);
-	}
+	mem_hand_over(&x);
 	free(x.bufs);
 	free(x.next);
 	free(x.fwd);

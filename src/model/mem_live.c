@@ -1,0 +1,491 @@
+/* mem_live.c - the memory model's liveness: the entry's parameters,
+ * donation and outputs, in-place merges, one linear sweep per analysed
+ * computation with callee peaks added at call sites, the flattened
+ * timeline and the totals.  Buffers and aliasing are mem.c's. */
+#include "mem_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "alloc.h"
+#include "sharding.h"
+
+/* ---- Entry: parameters, donation, outputs ---- */
+
+static const struct hlo_shape *mem_ecl_param(struct mem_ctx *x, int64_t n, uint32_t j)
+{
+	if (!x->has_ecl || n < 0 || (uint64_t)n >= x->ecl.nparams || !x->ecl.params[n])
+		return NULL;
+	return alias_leaf_shape(&x->al, x->ecl.params[n], j);
+}
+
+void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
+{
+	for (uint32_t n = 0; n < c->nparams; n++) {
+		struct hlo_instr *p = c->params[n];
+		if (!p)
+			continue;
+		uint32_t base = mem_leaf_id(x, p, 0), nl = mem_nleaves_of(x, p);
+		const int64_t **splits = xcalloc(nl ? nl : 1, sizeof *splits);
+		if (x->leaf_split)
+			mem_splits_for(x, p, nl, splits);
+		for (uint32_t j = 0; j < nl; j++) {
+			const struct hlo_shape *s = alias_leaf_shape(&x->al, p->shape, j);
+			if (!mem_is_data(s))
+				continue;
+			uint32_t b = mem_new_buffer(x, c, p, 0, j, s, splits[j]);
+			if (x->leaf_split)
+				x->leaf_split[base + j] = splits[j];
+			x->bufs[b].param = (int64_t)n;
+			x->bufs[b].flags |= MEM_BUF_GLOBAL;
+			/* entry_computation_layout is what the runtime allocates:
+			 * its memory space wins (host-offloaded arguments). */
+			const struct hlo_shape *e = mem_ecl_param(x, (int64_t)n, j);
+			if (e && e->layout)
+				mem_set_space(x->in, &x->bufs[b], e->layout->memory_space);
+			x->leaf_buf[base + j] = b;
+		}
+		free(splits);
+	}
+}
+
+/* Output leaf j of the entry is written into parameter buffer b: the
+ * instruction that defines it marks where the parameter's value ends. */
+static void mem_alias_output(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
+{
+	const struct hlo_instr *d;
+	uint32_t dj;
+	mem_colocate(x, c, j, b);
+	if (c->root && mem_definer(x, c->root, j, &d, &dj) && d->comp == c && d->op != OP_PARAMETER) {
+		x->bufs[b].hole_to = d->index;
+		x->bufs[b].writer = d;
+	}
+}
+
+/* Donated parameter leaves [pf, pf+n) of parameter `param` share output
+ * leaves [of, of+n): the outputs are written into the parameters' buffers. */
+static void mem_donate(struct mem_ctx *x, struct hlo_comp *c, int64_t param, uint32_t pf, uint32_t of, uint32_t n)
+{
+	struct hlo_instr *p = c->params[param];
+	uint32_t pl = mem_leaf_id(x, p, 0);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t b = x->leaf_buf[pl + pf + j];
+		if (b == NONE)
+			continue;
+		x->bufs[b].flags |= MEM_BUF_DONATED | MEM_BUF_ALIASED;
+		mem_alias_output(x, c, of + j, b);
+	}
+}
+
+void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
+{
+	if (!c->root)
+		return;
+	uint32_t nout = mem_nleaves_of(x, c->root);
+	uint8_t *taken = xcalloc(nout ? nout : 1, 1);
+	const struct hlo_attr *at = ir_module_attr(x->m, ATTR_INPUT_OUTPUT_ALIAS);
+	struct hlo_aliases al;
+	struct arena_mark mk = arena_mark(&x->scratch);
+	struct hlo_value *v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
+	if (v && attr_aliases(v, &x->scratch, true, &al, NULL)) {
+		for (uint32_t k = 0; k < al.n; k++) {
+			const struct hlo_alias *e = &al.items[k];
+			uint32_t of, on, pf, pn;
+			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
+				continue;
+			if (!alias_path_leaves(&x->al, c->root->shape, &e->output_index, &of, &on) ||
+			    !alias_path_leaves(&x->al, c->params[e->number]->shape, &e->index, &pf, &pn) || on != pn)
+				continue;
+			mem_donate(x, c, e->number, pf, of, on);
+			for (uint32_t j = 0; j < on; j++)
+				taken[of + j] = 1;
+		}
+	}
+	/* buffer_donor={(p, {i})}: the compiler may write any output of the
+	 * same shape into it; pair each donor with the first free such output. */
+	at = ir_module_attr(x->m, ATTR_BUFFER_DONOR);
+	v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
+	if (v && attr_buffer_donors(v, &x->scratch, &al, NULL)) {
+		for (uint32_t k = 0; k < al.n; k++) {
+			const struct hlo_alias *e = &al.items[k];
+			uint32_t pf, pn;
+			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
+				continue;
+			struct hlo_instr *p = c->params[e->number];
+			if (!alias_path_leaves(&x->al, p->shape, &e->index, &pf, &pn))
+				continue;
+			uint32_t pl = mem_leaf_id(x, p, 0);
+			for (uint32_t j = 0; j < pn; j++) {
+				uint32_t b = x->leaf_buf[pl + pf + j];
+				if (b == NONE)
+					continue;
+				x->bufs[b].flags |= MEM_BUF_DONATED;
+				const struct hlo_shape *ps = alias_leaf_shape(&x->al, p->shape, pf + j);
+				for (uint32_t o = 0; o < nout; o++) {
+					if (taken[o])
+						continue;
+					const struct hlo_shape *os = alias_leaf_shape(&x->al, c->root->shape, o);
+					if (os && ps && ir_shape_equal(os, ps, false) &&
+					    (!os->layout || !ps->layout ||
+					     os->layout->memory_space == ps->layout->memory_space)) {
+						taken[o] = 1;
+						x->bufs[b].flags |= MEM_BUF_ALIASED;
+						mem_alias_output(x, c, o, b);
+						break;
+					}
+				}
+			}
+		}
+	}
+	arena_release(&x->scratch, mk);
+	free(taken);
+}
+
+/* ---- Finishing a computation: outputs, in-place updates, the sweep ---- */
+
+static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
+{
+	uint32_t last = c->ninstrs ? c->ninstrs - 1 : 0;
+	if (c->root) {
+		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
+		const struct hlo_shape *res = x->has_ecl ? x->ecl.result : NULL;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t b = x->leaf_buf[l + j];
+			if (b == NONE)
+				continue;
+			struct mem_buffer *bf = &x->bufs[b];
+			bf->flags |= MEM_BUF_OUTPUT | MEM_BUF_ROOT;
+			if (bf->owner == c)
+				bf->last_pos = last;
+			/* The runtime allocates outputs where entry_computation_layout
+			 * says; only a non-default space is taken, so an output leaf
+			 * sharing a buffer with a device one (before copy insertion)
+			 * is not moved back. */
+			const struct hlo_shape *e = res ? alias_leaf_shape(&x->al, res, j) : NULL;
+			if (e && e->layout && e->layout->memory_space && bf->param < 0)
+				mem_set_space(x->in, bf, e->layout->memory_space);
+		}
+	}
+	/* Arguments (unless donated and not returned) and constants live for
+	 * the whole program. */
+	for (uint32_t b = mem_cs(x, c)->owned; b != NONE; b = x->next[b]) {
+		struct mem_buffer *bf = &x->bufs[b];
+		if (!(bf->flags & MEM_BUF_GLOBAL))
+			continue;
+		bf->def_pos = 0;
+		if (bf->param >= 0 && (bf->flags & MEM_BUF_DONATED) && !(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_OUTPUT)))
+			bf->flags &= (uint16_t)~MEM_BUF_GLOBAL;
+		else
+			bf->last_pos = last;
+	}
+}
+
+/* In-place updates (dynamic-update-slice, scatter, fusions rooted in
+ * them): the result takes over the operand's buffer when the update is the
+ * operand's last use, as XLA's buffer assignment shares them. */
+static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
+{
+	for (uint32_t k = fr->cand_start; k < x->ncands; k++) {
+		const struct mem_cand *cd = &x->cands[k];
+		if (cd->direct && x->leaf_buf[cd->op_leaf] != NONE && x->bufs[x->leaf_buf[cd->op_leaf]].def != cd->direct)
+			continue;
+		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = x->leaf_buf[cd->op_leaf];
+		if (bo == NONE || bi == NONE)
+			continue;
+		bi = mem_find(x, bi);
+		struct mem_buffer *out = &x->bufs[bo], *in = &x->bufs[bi];
+		if (bo == bi || out->owner != c || in->owner != c || out->def_pos != cd->pos ||
+		    out->def != c->instrs[cd->pos] || (out->flags & MEM_BUF_MERGED))
+			continue;
+		if (in->last_pos != cd->pos || in->param >= 0 || (in->flags & MEM_BUF_GLOBAL) ||
+		    in->bytes != out->bytes || in->memory_space != out->memory_space)
+			continue;
+		if (in->hole_to == NONE && !(in->flags & MEM_BUF_ALIASED))
+			in->hole_to = in->last_pos;   /* its own value ends here (mem_globalize) */
+		in->last_pos = out->last_pos;
+		in->flags |= out->flags & (MEM_BUF_OUTPUT | MEM_BUF_CARRIED);
+		out->flags |= MEM_BUF_MERGED;
+		out->shares = x->leaf_buf[cd->op_leaf];
+		x->fwd[bo] = bi;
+	}
+	x->ncands = fr->cand_start;
+}
+
+static bool mem_is_temp(const struct mem_buffer *b)
+{
+	return b->param < 0 && !(b->flags & MEM_BUF_OUTPUT);
+}
+
+/* Peak of the callees at a call site: the loop body or condition, the
+ * largest branch. */
+static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct mem_peak *out)
+{
+	struct mem_callees cl;
+	mem_callees_of(i, &cl);
+	memset(out, 0, sizeof *out);
+	uint32_t nc = mem_callee_count(i, &cl);
+	for (uint32_t k = 0; k < nc; k++) {
+		struct hlo_comp *callee;
+		int32_t operand;
+		bool colocate;
+		mem_callee_at(&cl, k, &callee, &operand, &colocate);
+		const struct mem_comp *cs = mem_cs(x, callee);
+		if (cs->state != MEM_DONE)
+			continue;
+		const struct mem_peak *p = &cs->peak;
+		if (p->dev > out->dev || !out->at) {
+			out->dev = p->dev;
+			out->unpadded = p->unpadded;
+			out->at = p->at;
+		}
+		if (p->dev_max > out->dev_max)
+			out->dev_max = p->dev_max;
+		if (p->temp > out->temp)
+			out->temp = p->temp;
+		if (p->host > out->host)
+			out->host = p->host;
+		if (p->uhost > out->uhost)
+			out->uhost = p->uhost;
+		if (p->other > out->other)
+			out->other = p->other;
+	}
+}
+
+enum { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
+
+/* The sweep adds buffer sizes into an int64 difference array, in the
+ * units of size_unit_shift (a target's default tiling can pad a buffer
+ * past int64 on its own). */
+static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *cs)
+{
+	uint64_t max = 0, n = 1;
+	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+		const struct mem_buffer *bf = &x->bufs[b];
+		uint64_t v = bf->bytes > bf->bytes_max ? bf->bytes : bf->bytes_max;
+		max = v > max ? v : max;
+		n++;
+	}
+	return size_unit_shift(max, n);
+}
+
+static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v, uint32_t shift)
+{
+	if (!v)
+		return;
+	uint64_t units = size_units(v, shift);
+	d[(size_t)from * D_N + which] += (int64_t)units;
+	if (to + 1 <= n)
+		d[(size_t)(to + 1) * D_N + which] -= (int64_t)units;
+}
+
+static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
+{
+	uint32_t n = c->ninstrs;
+	struct mem_comp *cs = mem_cs(x, c);
+	memset(&cs->peak, 0, sizeof cs->peak);
+	if (!n) {
+		x->nsites = fr->site_start;
+		return;
+	}
+	size_t need = ((size_t)n + 1) * D_N;
+	if (need > x->capdelta) {
+		free(x->delta);
+		x->capdelta = (uint32_t)need;
+		x->delta = xmalloc(need * sizeof *x->delta);
+	}
+	int64_t *d = x->delta;
+	memset(d, 0, need * sizeof *d);
+	uint32_t sh = mem_sweep_shift(x, cs);
+	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+		const struct mem_buffer *bf = &x->bufs[b];
+		if (bf->flags & MEM_BUF_MERGED)
+			continue;
+		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
+		if (from > to)
+			to = from;
+		switch (mem_space_class(bf->memory_space)) {
+		case MEM_SPACE_DEVICE:
+			mem_add(d, n, from, to, D_DEV, bf->bytes, sh);
+			mem_add(d, n, from, to, D_MAX, bf->bytes_max, sh);
+			mem_add(d, n, from, to, D_UNP, bf->unpadded, sh);
+			if (mem_is_temp(bf))
+				mem_add(d, n, from, to, D_TEMP, bf->bytes, sh);
+			break;
+		case MEM_SPACE_HOST:
+			/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
+			mem_add(d, n, from, to, bf->memory_space == 5 ? D_HOST : D_UHOST, bf->bytes, sh);
+			break;
+		default:
+			mem_add(d, n, from, to, D_OTHER, bf->bytes, sh);
+			break;
+		}
+	}
+	/* Call sites of this computation, in position order. */
+	uint32_t s = fr->site_start;
+	int64_t cur[D_N] = { 0 };
+	struct mem_peak *pk = &cs->peak;
+	bool any = false;
+	for (uint32_t p = 0; p < n; p++) {
+		for (int k = 0; k < D_N; k++)
+			cur[k] += d[(size_t)p * D_N + k];
+		uint64_t v[D_N];
+		for (int k = 0; k < D_N; k++)
+			v[k] = cur[k] > 0 ? size_mul((uint64_t)cur[k], UINT64_C(1) << sh) : 0;
+		struct hlo_instr *at = c->instrs[p];
+		if (s < x->nsites && x->sites[s] == p) {
+			struct mem_peak sp;
+			mem_site_peak(x, c->instrs[p], &sp);
+			v[D_DEV] = size_add(v[D_DEV], sp.dev);
+			v[D_MAX] = size_add(v[D_MAX], sp.dev_max);
+			v[D_UNP] = size_add(v[D_UNP], sp.unpadded);
+			v[D_TEMP] = size_add(v[D_TEMP], sp.temp);
+			v[D_HOST] = size_add(v[D_HOST], sp.host);
+			v[D_UHOST] = size_add(v[D_UHOST], sp.uhost);
+			v[D_OTHER] = size_add(v[D_OTHER], sp.other);
+			if (sp.dev && sp.at)
+				at = sp.at;
+			s++;
+		}
+		if (!any || v[D_DEV] > pk->dev) {
+			pk->dev = v[D_DEV];
+			pk->unpadded = v[D_UNP];
+			pk->at = v[D_DEV] ? at : NULL;
+			any = true;
+		}
+		if (v[D_MAX] > pk->dev_max)
+			pk->dev_max = v[D_MAX];
+		if (v[D_TEMP] > pk->temp)
+			pk->temp = v[D_TEMP];
+		if (v[D_HOST] > pk->host)
+			pk->host = v[D_HOST];
+		if (v[D_UHOST] > pk->uhost)
+			pk->uhost = v[D_UHOST];
+		if (v[D_OTHER] > pk->other)
+			pk->other = v[D_OTHER];
+	}
+	x->nsites = fr->site_start;
+}
+
+void mem_finish(struct mem_ctx *x, struct mem_frame *fr)
+{
+	struct hlo_comp *c = fr->c;
+	if (c == x->entry) {
+		mem_finish_entry(x, c);
+	} else if (c->root && c->ninstrs) {
+		/* The root's own buffers live to the end of the computation. */
+		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t b = x->leaf_buf[l + j];
+			if (b != NONE && x->bufs[b].owner == c)
+				x->bufs[b].last_pos = c->ninstrs - 1;
+		}
+	}
+	mem_merge(x, c, fr);
+	mem_sweep(x, c, fr);
+	mem_cs(x, c)->state = MEM_DONE;
+}
+
+/* ---- The flattened timeline and the totals ---- */
+
+/* Live ranges on the flattened timeline, for alloc.c.  Arguments,
+ * constants and outputs span it to the end, as XLA reserves them. */
+void mem_globalize(struct mem_ctx *x)
+{
+	uint32_t end = x->clock ? x->clock - 1 : 0;
+	x->mm->nsteps = x->clock;
+	for (uint32_t b = 0; b < x->nbufs; b++) {
+		struct mem_buffer *bf = &x->bufs[b];
+		const struct mem_comp *cs = mem_cs(x, bf->owner);
+		uint32_t n = bf->owner->ninstrs;
+		uint32_t pre = bf->hole_from, split = bf->hole_to;
+		bf->hole_from = 1;
+		bf->hole_to = 0;
+		if (!cs->gtime || !n) {
+			bf->gdef = 0;
+			bf->glast = end;
+			continue;
+		}
+		bf->gdef = cs->gtime[bf->def_pos < n ? bf->def_pos : n - 1];
+		bf->glast = cs->gtime[bf->last_pos < n ? bf->last_pos : n - 1];
+		if (bf->param < 0 && bf->writer && bf->writer->comp) {
+			const struct mem_comp *ws = mem_cs(x, bf->writer->comp);
+			if (ws->gtime && bf->writer->index < bf->writer->comp->ninstrs &&
+			    ws->gtime[bf->writer->index] < bf->gdef)
+				bf->gdef = ws->gtime[bf->writer->index];
+		}
+		if (bf->flags & (MEM_BUF_GLOBAL | MEM_BUF_OUTPUT)) {
+			bf->glast = end;
+			if (bf->flags & MEM_BUF_GLOBAL)
+				bf->gdef = 0;
+		}
+		if (bf->glast < bf->gdef)
+			bf->glast = bf->gdef;
+		bf->gown = bf->glast;
+		if (!(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_ROOT | MEM_BUF_GLOBAL)) && split != NONE && split < n) {
+			bf->gown = cs->gtime[split];
+			if (bf->gown < bf->gdef)
+				bf->gown = bf->gdef;
+		}
+		if ((bf->flags & MEM_BUF_ALIASED) && split != NONE && pre < split && split < n) {
+			bf->hole_from = cs->gtime[pre] + 1;
+			bf->hole_to = cs->gtime[split] - 1;
+		}
+	}
+}
+
+void mem_totals(struct mem_ctx *x)
+{
+	struct mem_model *mm = x->mm;
+	for (uint32_t b = 0; b < x->nbufs; b++) {
+		struct mem_buffer *bf = &x->bufs[b];
+		if (bf->flags & MEM_BUF_MERGED)
+			continue;
+		enum mem_space_class sc = mem_space_class(bf->memory_space);
+		if (sc == MEM_SPACE_HOST)
+			bf->kind = MEM_HOST;
+		else if (bf->param >= 0)
+			bf->kind = MEM_ARGUMENT;
+		else if (bf->flags & MEM_BUF_OUTPUT)
+			bf->kind = MEM_OUTPUT;
+		else if (bf->def->op == OP_CONSTANT)
+			bf->kind = MEM_CONSTANT;
+		else if (bf->flags & MEM_BUF_CARRIED)
+			bf->kind = MEM_WHILE_CARRIED;
+		else
+			bf->kind = MEM_TEMP;
+		if (sc == MEM_SPACE_DEVICE && bf->param >= 0)
+			mm->argument_bytes = size_add(mm->argument_bytes, bf->bytes);
+	}
+	const struct hlo_instr *root = x->entry ? x->entry->root : NULL;
+	if (!root)
+		return;
+	/* Every leaf of the ROOT is an output allocation of its own, even the
+	 * same value twice or an argument returned without donation (XLA
+	 * copies them); a donated argument's buffer serves one leaf. */
+	uint32_t l = mem_leaf_id(x, root, 0), n = mem_nleaves_of(x, root);
+	uint8_t *aliased = xcalloc(x->nbufs ? x->nbufs : 1, 1);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t b = x->leaf_buf[l + j];
+		if (b == NONE)
+			continue;
+		b = mem_find(x, b);
+		const struct mem_buffer *bf = &x->bufs[b];
+		if (mem_space_class(bf->memory_space) != MEM_SPACE_DEVICE)
+			continue;
+		uint64_t hi = bf->bytes_max > bf->bytes ? bf->bytes_max : bf->bytes;
+		mm->output_bytes = size_add(mm->output_bytes, bf->bytes);
+		mm->output_bytes_max = size_add(mm->output_bytes_max, hi);
+		if (bf->param >= 0 && (bf->flags & MEM_BUF_ALIASED) && !aliased[b]) {
+			aliased[b] = 1;
+			mm->alias_bytes = size_add(mm->alias_bytes, bf->bytes);
+			mm->alias_bytes_max = size_add(mm->alias_bytes_max, hi);
+		}
+	}
+	free(aliased);
+	/* A ROOT tuple's index table is an output allocation of its own, as
+	 * XLA's memory_analysis counts it (output_size_in_bytes). */
+	if (root->shape && root->shape->type == PT_TUPLE) {
+		uint64_t t = target_tuple_table_bytes(mm->target, root->shape->rank);
+		mm->output_bytes = size_add(mm->output_bytes, t);
+		mm->output_bytes_max = size_add(mm->output_bytes_max, t);
+	}
+}
