@@ -179,56 +179,15 @@ void build_stack_entry(struct build_ctx *ctx, int table, int64_t index, struct s
 		*(struct span *)build_vec_push(&ctx->stack_rows[table], sizeof group) = group;
 }
 
-/* Decodes the FileLocations / StackFrames rows ({key=value ...} groups). */
+/* The stack tables' rows; resolve decodes the {key=value ...} groups. */
 static void build_stack_tables(struct build_ctx *ctx, struct hlo_module *m)
 {
 	struct hlo_stack_tables *t = &m->stack;
 	t->file_names = build_vec_take(ctx, &ctx->stack_rows[0], 0, sizeof(struct span), &t->nfile_names);
 	t->function_names = build_vec_take(ctx, &ctx->stack_rows[1], 0, sizeof(struct span),
 					   &t->nfunction_names);
-	uint32_t nloc, nfr;
-	struct span *locs = build_vec_take(ctx, &ctx->stack_rows[2], 0, sizeof(struct span), &nloc);
-	struct span *frs = build_vec_take(ctx, &ctx->stack_rows[3], 0, sizeof(struct span), &nfr);
-	if (!nloc && !nfr)
-		return;
-	t->file_locations = arena_array(&ctx->file->arena, nloc, sizeof *t->file_locations);
-	t->frames = arena_array(&ctx->file->arena, nfr, sizeof *t->frames);
-	t->nfile_locations = nloc;
-	t->nframes = nfr;
-	struct arena scratch;
-	arena_init(&scratch);
-	for (uint32_t i = 0; i < nloc + nfr; i++) {
-		struct span sp = i < nloc ? locs[i] : frs[i - nloc];
-		struct hlo_value *g = value_parse(ctx->file, sp, &scratch, ctx->diag);
-		if (!g) {
-			ctx->module_errors++;
-			continue;
-		}
-		for (struct hlo_value *it = g->child; it; it = it->next) {
-			if (it->kind != V_PAIR || !it->child || it->child->kind != V_INT) {
-				build_error(ctx, it->span, "expected key=integer in stack frame table");
-				continue;
-			}
-			const char *k = it->key->str;
-			int64_t v = it->child->u.i;
-			if (i < nloc) {
-				struct hlo_file_location *l = &t->file_locations[i];
-				if (!strcmp(k, "file_name_id")) l->file_name_id = v;
-				else if (!strcmp(k, "function_name_id")) l->function_name_id = v;
-				else if (!strcmp(k, "line")) l->line = v;
-				else if (!strcmp(k, "end_line")) l->end_line = v;
-				else if (!strcmp(k, "column")) l->column = v;
-				else if (!strcmp(k, "end_column")) l->end_column = v;
-				else build_error(ctx, it->span, "unknown file location field '%s'", k);
-			} else {
-				struct hlo_stack_frame *f = &t->frames[i - nloc];
-				if (!strcmp(k, "file_location_id")) f->file_location_id = v;
-				else if (!strcmp(k, "parent_frame_id")) f->parent_frame_id = v;
-				else build_error(ctx, it->span, "unknown stack frame field '%s'", k);
-			}
-		}
-	}
-	arena_free(&scratch);
+	t->location_rows = build_vec_take(ctx, &ctx->stack_rows[2], 0, sizeof(struct span), &t->nlocation_rows);
+	t->frame_rows = build_vec_take(ctx, &ctx->stack_rows[3], 0, sizeof(struct span), &t->nframe_rows);
 }
 
 void build_module_end(struct build_ctx *ctx, struct span sp)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attr.h"
 #include "build.h"
 #include "value.h"
 
@@ -738,19 +739,67 @@ static int resolve_cmp_start(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Decodes the FileLocations / StackFrames rows ({key=value ...} groups)
+ * the builder kept as spans. */
+static void resolve_stack_tables(struct resolve_ctx *r)
+{
+	struct hlo_stack_tables *t = &r->m->stack;
+	uint32_t nloc = t->nlocation_rows, nfr = t->nframe_rows;
+	if (!nloc && !nfr)
+		return;
+	t->file_locations = arena_array(&r->f->arena, nloc ? nloc : 1, sizeof *t->file_locations);
+	t->frames = arena_array(&r->f->arena, nfr ? nfr : 1, sizeof *t->frames);
+	t->nfile_locations = nloc;
+	t->nframes = nfr;
+	struct arena_mark mk = arena_mark(&r->scratch);
+	for (uint32_t i = 0; i < nloc + nfr; i++) {
+		struct span sp = i < nloc ? t->location_rows[i] : t->frame_rows[i - nloc];
+		struct hlo_value *g = value_parse(r->f, sp, &r->scratch, r->d);
+		if (!g) {
+			r->errors++;
+			continue;
+		}
+		for (struct hlo_value *it = g->child; it; it = it->next) {
+			if (it->kind != V_PAIR || !it->child || it->child->kind != V_INT) {
+				resolve_error(r, it->span, "expected key=integer in stack frame table");
+				continue;
+			}
+			const char *k = it->key->str;
+			int64_t v = it->child->u.i;
+			if (i < nloc) {
+				struct hlo_file_location *l = &t->file_locations[i];
+				if (!strcmp(k, "file_name_id")) l->file_name_id = v;
+				else if (!strcmp(k, "function_name_id")) l->function_name_id = v;
+				else if (!strcmp(k, "line")) l->line = v;
+				else if (!strcmp(k, "end_line")) l->end_line = v;
+				else if (!strcmp(k, "column")) l->column = v;
+				else if (!strcmp(k, "end_column")) l->end_column = v;
+				else resolve_error(r, it->span, "unknown file location field '%s'", k);
+			} else {
+				struct hlo_stack_frame *f = &t->frames[i - nloc];
+				if (!strcmp(k, "file_location_id")) f->file_location_id = v;
+				else if (!strcmp(k, "parent_frame_id")) f->parent_frame_id = v;
+				else resolve_error(r, it->span, "unknown stack frame field '%s'", k);
+			}
+		}
+	}
+	arena_release(&r->scratch, mk);
+}
+
 void resolve_module(struct hlo_module *m, struct diag_sink *d)
 {
 	struct resolve_ctx r = { .m = m, .f = m->file, .d = d };
 	arena_init(&r.scratch);
+	resolve_stack_tables(&r);
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		struct hlo_attr *a = &m->attrs[k];
-		const char *t = r.f->src->buf + a->value_off;
+		bool yes;
 		if (a->key == ATTR_IS_SCHEDULED)
-			m->is_scheduled = a->value_len == 4 && !memcmp(t, "true", 4);
+			m->is_scheduled = attr_text_bool(r.f, ir_attr_value(a), &yes) && yes;
 		else if (a->key == ATTR_NUM_PARTITIONS)
-			m->num_partitions = strtoll(t, NULL, 10);
+			attr_text_int(r.f, ir_attr_value(a), &m->num_partitions);
 		else if (a->key == ATTR_REPLICA_COUNT)
-			m->replica_count = strtoll(t, NULL, 10);
+			attr_text_int(r.f, ir_attr_value(a), &m->replica_count);
 	}
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		r.ninline += m->comps[k]->inline_body;

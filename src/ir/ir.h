@@ -257,6 +257,9 @@ struct hlo_stack_tables {
 	struct span *function_names;
 	struct hlo_file_location *file_locations;
 	struct hlo_stack_frame *frames;
+	struct span *location_rows;         /* the {...} groups, decoded by resolve */
+	struct span *frame_rows;
+	uint32_t nlocation_rows, nframe_rows;
 	struct span span;                   /* whole table block */
 };
 
