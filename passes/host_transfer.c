@@ -13,6 +13,7 @@
 #include "pass.h"
 #include "sharding.h"
 #include "size.h"
+#include "metadata.h"
 
 #define HT_RULE pass_name_host_transfer   /* its name, from passes.def */
 
@@ -117,7 +118,7 @@ static const char *ht_op_name(struct ht_state *st, const struct hlo_instr *i)
 {
 	const struct hlo_attr *at = ir_attr(i, ATTR_METADATA);
 	struct hlo_metadata md;
-	if (at && attr_metadata(st->m->file, ir_attr_value(at), st->scratch, &md, NULL) && md.op_name)
+	if (at && metadata_decode(st->m->file, ir_attr_value(at), st->scratch, &md, NULL) && md.op_name)
 		return md.op_name;
 	return "";
 }
@@ -208,9 +209,9 @@ static bool ht_send_recv(struct ht_state *st, const struct hlo_instr *i, struct 
 	const char *handler = NULL, *rendezvous = NULL;
 	const struct hlo_attr *at = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
 	struct hlo_frontend_attrs fa;
-	if (at && attr_frontend_attributes(st->m->file, ir_attr_value(at), st->scratch, &fa, NULL)) {
-		const struct hlo_frontend_attr *h = attr_frontend_get(&fa, "_xla_host_transfer_handler_name");
-		const struct hlo_frontend_attr *r = attr_frontend_get(&fa, "_xla_host_transfer_rendezvous");
+	if (at && metadata_frontend(st->m->file, ir_attr_value(at), st->scratch, &fa, NULL)) {
+		const struct hlo_frontend_attr *h = metadata_frontend_get(&fa, "_xla_host_transfer_handler_name");
+		const struct hlo_frontend_attr *r = metadata_frontend_get(&fa, "_xla_host_transfer_rendezvous");
 		handler = h && !h->json ? h->value : NULL;
 		rendezvous = r && !r->json ? r->value : NULL;
 	}

@@ -15,6 +15,7 @@
 #include "pass.h"
 #include "peak.h"
 #include "size.h"
+#include "metadata.h"
 
 #define LCO_RULE pass_name_loop_carry_offload   /* its name, from passes.def */
 
@@ -55,8 +56,8 @@ static bool lco_has_placement(const struct hlo_module *m, const struct hlo_instr
 	struct arena a;
 	arena_init(&a);
 	struct hlo_frontend_attrs attrs;
-	bool has = attr_frontend_attributes(m->file, ir_attr_value(fa), &a, &attrs, NULL) &&
-		   attr_frontend_get(&attrs, "_xla_buffer_placement");
+	bool has = metadata_frontend(m->file, ir_attr_value(fa), &a, &attrs, NULL) &&
+		   metadata_frontend_get(&attrs, "_xla_buffer_placement");
 	arena_free(&a);
 	return has;
 }

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "size.h"
 #include "target.h"
+#include "metadata.h"
 
 struct cmd_mem_opts {
 	struct mem_options mo;
@@ -157,12 +158,12 @@ static void cmd_mem_describe(const struct mem_model *mm, const struct mem_buffer
 	}
 	const struct hlo_attr *md = ir_attr(b->def, ATTR_METADATA);
 	struct hlo_metadata meta;
-	if (md && attr_metadata(m->file, ir_attr_value(md), a, &meta, NULL)) {
+	if (md && metadata_decode(m->file, ir_attr_value(md), a, &meta, NULL)) {
 		if (meta.op_name && meta.op_name[0])
 			out->op_name = meta.op_name;
 		const char *file;
 		int64_t line;
-		if (attr_metadata_source(m, &meta, a, &file, &line)) {
+		if (metadata_source(m, &meta, a, &file, &line)) {
 			out->file = file;
 			out->line = line;
 		}

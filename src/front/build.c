@@ -74,15 +74,19 @@ void build_ctx_fini(struct build_ctx *ctx)
 	}
 }
 
+void build_verror(struct build_ctx *ctx, struct span sp, const char *fmt, va_list ap)
+{
+	ctx->errors++;
+	ctx->module_errors++;
+	if (ctx->diag)
+		diag_vreport(ctx->diag, ctx->src, sp, DIAG_ERROR, fmt, ap);
+}
+
 void build_error(struct build_ctx *ctx, struct span sp, const char *fmt, ...)
 {
 	va_list ap;
-	ctx->errors++;
-	ctx->module_errors++;
-	if (!ctx->diag)
-		return;
 	va_start(ap, fmt);
-	diag_vreport(ctx->diag, ctx->src, sp, DIAG_ERROR, fmt, ap);
+	build_verror(ctx, sp, fmt, ap);
 	va_end(ap);
 }
 

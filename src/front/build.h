@@ -5,6 +5,7 @@
  * through the sink). */
 #ifndef HLO_BUILD_H
 #define HLO_BUILD_H
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "diag.h"
@@ -68,6 +69,7 @@ void build_ctx_init(struct build_ctx *ctx, struct hlo_file *f, struct diag_sink 
 		    enum build_mode mode, struct arena *a);
 void build_ctx_fini(struct build_ctx *ctx);
 /* Reports an error at sp and counts it. */
+void build_verror(struct build_ctx *ctx, struct span sp, const char *fmt, va_list ap);
 void build_error(struct build_ctx *ctx, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -440,9 +440,7 @@ void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
 	ss->lex_error = true;
 	ss->ctx->recovering = true;
 	va_start(ap, fmt);
-	ss->ctx->errors++;
-	ss->ctx->module_errors++;
-	diag_vreport(ss->ctx->diag, ss->ctx->src, sp, DIAG_ERROR, fmt, ap);
+	build_verror(ss->ctx, sp, fmt, ap);
 	va_end(ap);
 }
 

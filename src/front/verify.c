@@ -14,6 +14,7 @@
 #include "lex.h"
 #include "literal.h"
 #include "sharding.h"
+#include "metadata.h"
 
 /* ---- Context and reporting ---- */
 
@@ -616,7 +617,7 @@ static void verify_module_attrs(struct verify_ctx *v)
 		switch (at->key) {
 		case ATTR_FRONTEND_ATTRIBUTES: {
 			struct hlo_frontend_attrs fa;
-			ok = attr_frontend_attributes(v->f, ir_attr_value(at), ar, &fa, &e);
+			ok = metadata_frontend(v->f, ir_attr_value(at), ar, &fa, &e);
 			break;
 		}
 		case ATTR_ORIGIN_RECOVERY_TABLE:

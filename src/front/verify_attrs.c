@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include "lex.h"
+#include "metadata.h"
 #include "sharding.h"
 
 /* ---- The attribute vocabulary ---- */
@@ -604,7 +605,7 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 		return;
 	case VK_METADATA: {
 		struct hlo_metadata md;
-		if (!attr_metadata(v->f, ir_attr_value(at), NULL, &md, &e))
+		if (!metadata_decode(v->f, ir_attr_value(at), NULL, &md, &e))
 			verify_attr_error(v, at, &e);
 		else if (!span_is_none(md.unknown_key) &&
 			 verify_first_warning(v, ir_text(v->f, md.unknown_key), (size_t)span_len(md.unknown_key)))
@@ -614,7 +615,7 @@ static void verify_attr_value(struct verify_ctx *v, const struct hlo_instr *i, c
 	}
 	case VK_FRONTEND: {
 		struct hlo_frontend_attrs fa;
-		if (!attr_frontend_attributes(v->f, ir_attr_value(at), a, &fa, &e))
+		if (!metadata_frontend(v->f, ir_attr_value(at), a, &fa, &e))
 			verify_attr_error(v, at, &e);
 		return;
 	}

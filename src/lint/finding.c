@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "metadata.h"
 
 void finding_sink_init(struct finding_sink *s)
 {
@@ -66,12 +67,12 @@ static void finding_metadata(struct finding_sink *s, struct finding *f, const st
 	struct arena *a = &m->file->arena;
 	struct arena_mark mark = arena_mark(a);
 	struct hlo_metadata md;
-	if (attr_metadata(m->file, ir_attr_value(at), a, &md, NULL)) {
+	if (metadata_decode(m->file, ir_attr_value(at), a, &md, NULL)) {
 		if (md.op_name)
 			f->op_name = finding_strdup(s, md.op_name);
 		const char *file;
 		int64_t line;
-		if (attr_metadata_source(m, &md, a, &file, &line)) {
+		if (metadata_source(m, &md, a, &file, &line)) {
 			f->source_file = finding_strdup(s, file);
 			f->source_line = line;
 		}

@@ -3,6 +3,7 @@
  * annotating custom-call result is.  Assigns no buffers and decides no
  * liveness (mem.c); --apply's policy of what it follows is apply.c's. */
 #include "alias.h"
+#include "metadata.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,8 +158,8 @@ enum alias_placement alias_placement(const struct hlo_file *f, const struct hlo_
 	arena_init(&a);
 	struct hlo_frontend_attrs attrs;
 	enum alias_placement r = ALIAS_PLACE_OTHER;
-	if (fa && attr_frontend_attributes(f, ir_attr_value(fa), &a, &attrs, NULL)) {
-		const struct hlo_frontend_attr *p = attr_frontend_get(&attrs, "_xla_buffer_placement");
+	if (fa && metadata_frontend(f, ir_attr_value(fa), &a, &attrs, NULL)) {
+		const struct hlo_frontend_attr *p = metadata_frontend_get(&attrs, "_xla_buffer_placement");
 		if (p && !p->json && ((p->len == 11 && !memcmp(p->value, "pinned_host", 11)) ||
 				      (p->len == 13 && !memcmp(p->value, "unpinned_host", 13))))
 			r = ALIAS_PLACE_HOST;

@@ -5,6 +5,7 @@
 #define HLO_PRINT_INT_H
 #include <stdio.h>
 #include "attr.h"
+#include "metadata.h"
 #include "print.h"
 #include "sharding.h"
 

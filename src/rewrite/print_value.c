@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lex.h"
+#include "metadata.h"
 
 /* ---- Small output helpers ---- */
 
@@ -396,7 +397,7 @@ void print_metadata_body(FILE *out, const struct hlo_metadata *md)
 
 bool print_decode_metadata(struct print_ctx *p, struct span sp, struct hlo_metadata *md)
 {
-	return attr_metadata(p->f, sp, &p->scratch, md, NULL) && span_is_none(md->unknown_key);
+	return metadata_decode(p->f, sp, &p->scratch, md, NULL) && span_is_none(md->unknown_key);
 }
 
 static void print_metadata_attr(struct print_ctx *p, const struct hlo_attr *a)
@@ -431,7 +432,7 @@ static int print_fa_cmp(const void *x, const void *y)
 void print_frontend_attr(struct print_ctx *p, const struct hlo_attr *a)
 {
 	struct hlo_frontend_attrs fa;
-	if (!attr_frontend_attributes(p->f, ir_attr_value(a), &p->scratch, &fa, NULL)) {
+	if (!metadata_frontend(p->f, ir_attr_value(a), &p->scratch, &fa, NULL)) {
 		print_attr_as_text(p, a, false, false);
 		return;
 	}

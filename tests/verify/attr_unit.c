@@ -9,6 +9,7 @@
 #include "attr.h"
 #include "parse.h"
 #include "sharding.h"
+#include "metadata.h"
 
 static int failures;
 
@@ -176,23 +177,23 @@ static void test_metadata(void)
 	int64_t line = 0;
 	arena_init(&a);
 	CHECK(m->stack.nframes == 3);
-	CHECK(attr_metadata(f, ir_attr_value(ir_attr(instr(f, "p"), ATTR_METADATA)), &a, &md, &e));
+	CHECK(metadata_decode(f, ir_attr_value(ir_attr(instr(f, "p"), ATTR_METADATA)), &a, &md, &e));
 	CHECK(md.op_type && !strcmp(md.op_type, "t") && !strcmp(md.op_name, "jit(f)/x"));
 	CHECK(md.stack_frame_id == 3 && md.profile_type.n == 2 && md.profile_type.v[1] == 2);
 	/* frame 3 has no file: its parent frame 2 is the innermost with one */
-	CHECK(attr_metadata_source(m, &md, &a, &file, &line));
+	CHECK(metadata_source(m, &md, &a, &file, &line));
 	CHECK(file && !strcmp(file, "lib/b\"q.py") && line == 20);
-	CHECK(attr_metadata(f, ir_attr_value(ir_attr(instr(f, "q"), ATTR_METADATA)), &a, &md, &e));
-	CHECK(attr_metadata_source(m, &md, &a, &file, &line) && !strcmp(file, "direct.py") && line == 7);
-	CHECK(attr_metadata(f, ir_attr_value(ir_attr(instr(f, "r"), ATTR_METADATA)), &a, &md, &e));
-	CHECK(attr_metadata_source(m, &md, &a, &file, &line) && !strcmp(file, "a.py") && line == 10);
+	CHECK(metadata_decode(f, ir_attr_value(ir_attr(instr(f, "q"), ATTR_METADATA)), &a, &md, &e));
+	CHECK(metadata_source(m, &md, &a, &file, &line) && !strcmp(file, "direct.py") && line == 7);
+	CHECK(metadata_decode(f, ir_attr_value(ir_attr(instr(f, "r"), ATTR_METADATA)), &a, &md, &e));
+	CHECK(metadata_source(m, &md, &a, &file, &line) && !strcmp(file, "a.py") && line == 10);
 	/* validate-only mode leaves strings empty */
-	CHECK(attr_metadata(f, ir_attr_value(ir_attr(instr(f, "r"), ATTR_METADATA)), NULL, &md, &e));
+	CHECK(metadata_decode(f, ir_attr_value(ir_attr(instr(f, "r"), ATTR_METADATA)), NULL, &md, &e));
 	CHECK(md.op_name == NULL && md.stack_frame_id == 1);
-	CHECK(attr_frontend_attributes(f, ir_attr_value(ir_attr(instr(f, "r"), ATTR_FRONTEND_ATTRIBUTES)), &a, &fa, &e));
-	CHECK(fa.n == 2 && !strcmp(attr_frontend_get(&fa, "_xla_compute_type")->value, "host"));
-	CHECK(attr_frontend_get(&fa, "j")->json && !strcmp(attr_frontend_get(&fa, "j")->value, "{a = 1 : i32}"));
-	CHECK(attr_frontend_get(&fa, "missing") == NULL);
+	CHECK(metadata_frontend(f, ir_attr_value(ir_attr(instr(f, "r"), ATTR_FRONTEND_ATTRIBUTES)), &a, &fa, &e));
+	CHECK(fa.n == 2 && !strcmp(metadata_frontend_get(&fa, "_xla_compute_type")->value, "host"));
+	CHECK(metadata_frontend_get(&fa, "j")->json && !strcmp(metadata_frontend_get(&fa, "j")->value, "{a = 1 : i32}"));
+	CHECK(metadata_frontend_get(&fa, "missing") == NULL);
 	arena_free(&a);
 	parse_free(f);
 	source_free(src);
