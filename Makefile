@@ -197,6 +197,7 @@ check: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory $(CHECK_J) WERROR=-Werror check-build
 	$(Q)st=0; \
 	$(UNIT_BIN) || { st=1; echo "check: FAILED: unit tests"; }; \
+	sh tests/style/code_shape.sh || { st=1; echo "check: FAILED: code shape (tests/style/code_shape.sh)"; }; \
 	$(replay_all) \
 	HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
 	exit $$st
