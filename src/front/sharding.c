@@ -562,6 +562,17 @@ bool sharding_of(struct hlo_file *f, const struct hlo_instr *i, struct arena *a,
 	return v && sharding_decode(f, v, a, out, err);
 }
 
+bool sharding_tiled_or_named(const struct hlo_sharding *s)
+{
+	if (s->kind == SHARDING_TUPLE) {
+		for (uint32_t k = 0; k < s->nelems; k++)
+			if (sharding_tiled_or_named(&s->elems[k]))
+				return true;
+		return false;
+	}
+	return s->kind == SHARDING_TILED || s->kind == SHARDING_NAMED;
+}
+
 uint32_t sharding_data_rank(const struct hlo_sharding *s)
 {
 	if (s->kind == SHARDING_TILED)

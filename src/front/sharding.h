@@ -110,6 +110,8 @@ int64_t sharding_tile_count(const struct hlo_sharding *s, uint32_t dim);
  * 1 for maximal, the largest element for tuples, 0 when it names none
  * (replicated, manual, unknown, unreduced). */
 int64_t sharding_num_devices(const struct hlo_sharding *s);
+/* Tiled (devices=[...]) or named (mesh[...]) anywhere, a tuple's elements included. */
+bool sharding_tiled_or_named(const struct hlo_sharding *s);
 /* Array dimensions the sharding tiles: tile rank minus subgroup dims, or
  * the number of named dimension shardings; 0 for other kinds. */
 uint32_t sharding_data_rank(const struct hlo_sharding *s);

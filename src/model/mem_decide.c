@@ -5,9 +5,12 @@
 #include "mem_int.h"
 #include <stdio.h>
 #include <string.h>
+#include "metadata.h"
+#include "sharding.h"
 
 struct mem_signals {
 	struct hlo_file *f;
+	struct arena *scratch;        /* decoded values, released per instruction */
 	const struct hlo_instr *pre, *post, *tiled, *split;
 	const char *pre_what, *post_what;
 	bool fused;                   /* some instruction is a fusion */
@@ -15,14 +18,33 @@ struct mem_signals {
 
 /* ---- Deciding how to read shapes (docs/memory-model.md §3) ---- */
 
-static bool mem_attr_has(const struct hlo_file *f, const struct hlo_attr *a, const char *needle)
+/* Whether i's sharding is tiled or named anywhere: global shapes meant to
+ * be split (decoded; only until the first one is found). */
+static bool mem_splits(struct mem_signals *sg, const struct hlo_instr *i)
 {
-	size_t n = strlen(needle);
-	const char *p = ir_text(f, ir_attr_value(a));
-	for (uint32_t k = 0; k + n <= a->value_len; k++)
-		if (p[k] == needle[0] && !memcmp(p + k, needle, n))
-			return true;
-	return false;
+	struct arena_mark mk = arena_mark(sg->scratch);
+	struct hlo_sharding sh;
+	bool yes = ir_attr(i, ATTR_SHARDING) && sharding_of(sg->f, i, sg->scratch, &sh, NULL) &&
+		   sharding_tiled_or_named(&sh);
+	arena_release(sg->scratch, mk);
+	return yes;
+}
+
+/* Whether a frontend attribute of i is Shardy's (xla.sdy.*): a module
+ * before SPMD partitioning. */
+static bool mem_sdy_attr(struct mem_signals *sg, const struct hlo_instr *i)
+{
+	const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
+	if (!fa)
+		return false;
+	struct arena_mark mk = arena_mark(sg->scratch);
+	struct hlo_frontend_attrs attrs;
+	bool yes = false;
+	if (metadata_frontend(sg->f, ir_attr_value(fa), sg->scratch, &attrs, NULL))
+		for (uint32_t k = 0; k < attrs.n && !yes; k++)
+			yes = attrs.items[k].key_len > 8 && !memcmp(attrs.items[k].key, "xla.sdy.", 8);
+	arena_release(sg->scratch, mk);
+	return yes;
 }
 
 static bool mem_shape_tiled(const struct hlo_shape *s, int depth)
@@ -45,8 +67,7 @@ static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
 		sg->tiled = i;
 	sg->fused |= i->op == OP_FUSION;
 	if (!sg->split) {
-		const struct hlo_attr *a = ir_attr(i, ATTR_SHARDING);
-		if (a && (mem_attr_has(sg->f, a, "devices=[") || mem_attr_has(sg->f, a, "mesh[")))
+		if (mem_splits(sg, i))
 			sg->split = i;
 	}
 	if (!sg->pre) {
@@ -61,8 +82,7 @@ static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
 					sg->pre_what = pre[k];
 					break;
 				}
-		const struct hlo_attr *fa = ir_attr(i, ATTR_FRONTEND_ATTRIBUTES);
-		if (!sg->pre && fa && mem_attr_has(sg->f, fa, "xla.sdy.")) {
+		if (!sg->pre && mem_sdy_attr(sg, i)) {
 			sg->pre = i;
 			sg->pre_what = "frontend attribute xla.sdy.*";
 		}
@@ -161,7 +181,7 @@ void mem_decide_reading(struct mem_ctx *x, const struct mem_options *o)
 	struct mem_model *mm = x->mm;
 	struct hlo_module *m = x->m;
 	/* One walk over every instruction for the §5.4 signals and tiles. */
-	struct mem_signals sg = { .f = m->file };
+	struct mem_signals sg = { .f = m->file, .scratch = &x->scratch };
 	struct ir_visitor v = { .instr = mem_signal_visit };
 	ir_walk(m, &v, &sg);
 	{

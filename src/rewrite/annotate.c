@@ -5,6 +5,7 @@
 #include "annotate.h"
 #include <stdlib.h>
 #include <string.h>
+#include "lex.h"
 #include "size.h"
 
 /* ---- Text around an offset ---- */
@@ -106,7 +107,8 @@ static void annotate_after_header(struct rewrite *rw, const struct hlo_module *m
 		p++;
 	/* The block goes after the header's line when nothing but a line
 	 * comment follows the header there; else the line is broken. */
-	bool line_ok = p >= rw->len || t[p] == '\n' || t[p] == '\r' || (p + 1 < rw->len && t[p] == '/' && t[p + 1] == '/');
+	bool line_ok = p >= rw->len || t[p] == '\n' || t[p] == '\r' ||
+		       (lex_at_comment(t, (size_t)rw->len, (size_t)p) && t[p + 1] == '/');
 	uint64_t at = he;
 	if (line_ok)
 		while (at < rw->len && t[at] != '\n' && t[at] != '\r')
