@@ -739,26 +739,6 @@ static uint32_t apply_outputs_of(struct hlo_module *m, struct alias_state *as, c
 	return n;
 }
 
-/* The one leaf of tuple shape s whose shape without layout is key (the
- * rule's fingerprint key for replicated-oversized), or -1. */
-static int64_t apply_leaf_by_key(struct alias_state *al, const struct hlo_shape *s, const char *key)
-{
-	if (!key)
-		return -1;
-	int64_t found = -1;
-	uint32_t n = ir_leaf_count(s);
-	char buf[512];
-	for (uint32_t k = 0; k < n; k++) {
-		const struct hlo_shape *l = apply_leaf_shape(al, s, k, NULL, 0);
-		if (!l || ir_shape_format(l, false, buf, sizeof buf) >= sizeof buf || strcmp(buf, key))
-			continue;
-		if (found >= 0)
-			return -1;   /* ambiguous */
-		found = k;
-	}
-	return found;
-}
-
 static bool apply_sharding(struct hlo_module *m, struct alias_state *al, const struct mem_model *mm,
 			   const struct finding *f, struct hlo_instr *at, struct apply_edits *ed, char *why, size_t whylen)
 {
@@ -775,8 +755,7 @@ static bool apply_sharding(struct hlo_module *m, struct alias_state *al, const s
 		return false;
 	}
 	int64_t leaf = 0;
-	if (at->shape && at->shape->type == PT_TUPLE && (leaf = f->leaf) < 0 &&
-	    (leaf = apply_leaf_by_key(al, at->shape, f->key)) < 0) {
+	if (at->shape && at->shape->type == PT_TUPLE && (leaf = f->leaf) < 0) {
 		snprintf(why, whylen, "the finding does not say which element of the tuple to shard");
 		return false;
 	}
