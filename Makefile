@@ -149,8 +149,8 @@ $(DEPS_STAMP): Makefile
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 # The unit tests cover the core units only, so they build before the parser.
-UNIT_LIB := $(addprefix $(BUILD)/src/,ir/arena.o ir/intern.o front/source.o front/diag.o front/lex.o \
-            front/literal.o model/size.o)
+UNIT_LIB := $(addprefix $(BUILD)/src/,ir/arena.o ir/intern.o ir/source.o ir/diag.o front/lex.o \
+            front/literal.o ir/size.o)
 UNIT_BIN := $(BUILD)/unit/run_unit
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_LIB)

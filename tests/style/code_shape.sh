@@ -10,6 +10,9 @@
 #    share "cmd_"; a module split over files that share a <module>_int.h,
 #    like print.c, print_value.c and print_sharding.c, shares "<module>_";
 #    arena.c's xmalloc family and intern() are the documented exceptions).
+#  - the stages include only headers of their own or earlier stages, in
+#    the order ir, front, model, lint (and passes/), rewrite, cli: data
+#    flows one way (docs/ARCHITECTURE.md).
 # It reads the sources only (so it is a stage of `make check`, not a
 # run.sh test, which must exercise the binary).
 . tests/lib.sh
@@ -63,5 +66,19 @@ if [ -s "$tmp/prefix" ]; then
 	sed 's/^/FAIL: function without its file prefix: /' "$tmp/prefix"
 	st=1
 fi
-[ "$st" = 0 ] && echo "code_shape: $n C files: headers, sizes, function lengths and prefixes ok"
+stage_rank() {
+	case $1 in ir) echo 0 ;; front) echo 1 ;; model) echo 2 ;; lint|passes) echo 3 ;; rewrite) echo 4 ;;
+	cli) echo 5 ;; *) echo 9 ;; esac
+}
+for f in src/*/*.[ch] passes/*.c; do
+	d=$(basename "$(dirname "$f")")
+	rf=$(stage_rank "$d")
+	for h in $(sed -n 's/^#include "\([a-z_]*\.h\)"/\1/p' "$f"); do
+		hf=$(ls src/*/"$h" passes/"$h" 2>/dev/null | head -n 1)
+		[ -n "$hf" ] || continue
+		hd=$(basename "$(dirname "$hf")")
+		[ "$(stage_rank "$hd")" -le "$rf" ] || fail "$f ($d) includes $h of a later stage ($hd)"
+	done
+done
+[ "$st" = 0 ] && echo "code_shape: $n C files: headers, sizes, function lengths, prefixes and stage order ok"
 exit $st
