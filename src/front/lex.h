@@ -2,7 +2,8 @@
  * already accepted (attribute values kept raw, literals, comment-aware
  * printing and rewriting): spaces, tabs, line breaks, U+00A0, "//" and
  * block comments, as grammar/hlo.l reads them.  The only comment skipper
- * besides the scanner; it does not tokenize anything else. */
+ * besides the scanner; it does not tokenize anything else (hex digits
+ * aside). */
 #ifndef HLO_LEX_H
 #define HLO_LEX_H
 #include <stdbool.h>
@@ -25,4 +26,17 @@ size_t lex_comment_end(const char *s, size_t n, size_t i, bool *open);
  * comment is not blank: the offset returned is its start, and *open (may
  * be NULL) is set. */
 size_t lex_skip_blank(const char *s, size_t n, size_t i, bool *open);
+
+/* The value of hex digit c (0-9, a-f, A-F), or -1: string escapes and nan
+ * payloads in text the scanner accepted. */
+static inline int lex_hex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 #endif

@@ -188,17 +188,6 @@ static bool literal_is_word_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
 }
 
-static int literal_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* inf, -inf, true, false, nan, -nan and nan(0x...) payloads.  p is at the
  * first letter; neg says a '-' came just before (at p - 1). */
 static void literal_lex_word(struct literal_parser *P, uint64_t p, bool neg)
@@ -224,11 +213,11 @@ static void literal_lex_word(struct literal_parser *P, uint64_t p, bool neg)
 		if (q + 2 < P->end && b[q] == '(' && b[q + 1] == '0' && b[q + 2] == 'x') {
 			uint64_t r = q + 3, v = 0;
 			bool big = false;  /* more than 52 bits: stop accumulating */
-			for (; r < P->end && literal_hex(b[r]) >= 0; r++) {
+			for (; r < P->end && lex_hex(b[r]) >= 0; r++) {
 				if (v > LIT_MAX_PAYLOAD >> 4)
 					big = true;
 				else
-					v = v << 4 | (uint64_t)literal_hex(b[r]);
+					v = v << 4 | (uint64_t)lex_hex(b[r]);
 			}
 			if (r == q + 3 || r >= P->end || b[r] != ')') {
 				literal_fail(P, t->start, r, "malformed nan payload");
@@ -633,18 +622,6 @@ static bool literal_value_start(enum literal_tok k)
 /* ---- Structure ---- */
 
 /* Product of the dims, saturating. */
-static uint64_t literal_elements(const struct hlo_shape *s)
-{
-	uint64_t n = 1;
-	for (uint32_t i = 0; i < s->rank; i++) {
-		uint64_t d = s->dims[i] < 0 ? 0 : (uint64_t)s->dims[i];
-		if (d && n > UINT64_MAX / d)
-			return UINT64_MAX;
-		n *= d;
-	}
-	return n;
-}
-
 /* "[0,2]" from the element counters of the dims before dim. */
 static void literal_index_str(char *buf, size_t cap, const int64_t *seen, uint32_t dim)
 {
@@ -1112,7 +1089,7 @@ void literal_print(FILE *out, const struct hlo_file *f, struct span lit,
 		}
 		return;
 	}
-	if (elide && (shape->type == PT_TUPLE || literal_elements(shape) > 10)) {
+	if (elide && (shape->type == PT_TUPLE || ir_shape_elements(shape) > 10)) {
 		fputs("{...}", out);
 		return;
 	}

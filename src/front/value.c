@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "lex.h"
 #include "scan.h"
 
 static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int key, struct arena *a,
@@ -82,17 +83,6 @@ uint32_t value_count(const struct hlo_value *group)
 	return n;
 }
 
-static int value_hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 char *value_string(const struct hlo_file *f, const struct hlo_value *v, struct arena *a, size_t *len)
 {
 	const char *s = f->src->buf + v->span.start;
@@ -121,8 +111,8 @@ char *value_string(const struct hlo_file *f, const struct hlo_value *v, struct a
 		case 'v': out[o++] = '\v'; break;
 		case 'x': {
 			int c = 0;
-			while (i + 2 < n && value_hex(s[i + 1]) >= 0)
-				c = c * 16 + value_hex(s[++i]);
+			while (i + 2 < n && lex_hex(s[i + 1]) >= 0)
+				c = c * 16 + lex_hex(s[++i]);
 			out[o++] = (char)c;
 			break;
 		}

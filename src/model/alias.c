@@ -328,3 +328,32 @@ bool alias_source(struct alias_state *as, const struct hlo_instr *i, uint32_t j,
 	}
 	return ok && *src && *sj < alias_leaves(as, (*src)->shape);
 }
+
+/* ---- input_output_alias ---- */
+
+uint32_t alias_io_pairs(struct alias_state *as, const struct hlo_module *m, struct arena *a, struct alias_io **out)
+{
+	const struct hlo_comp *e = m->entry;
+	const struct hlo_attr *at = ir_module_attr(m, ATTR_INPUT_OUTPUT_ALIAS);
+	*out = NULL;
+	if (!at || !e || !e->root)
+		return 0;
+	struct hlo_value *v = attr_parse(m->file, at, a, NULL);
+	struct hlo_aliases al;
+	if (!v || !attr_aliases(v, a, true, &al, NULL) || !al.n)
+		return 0;
+	struct alias_io *io = arena_array(a, al.n, sizeof *io);
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < al.n; k++) {
+		const struct hlo_alias *x = &al.items[k];
+		uint32_t of, on, pf, pn;
+		if (x->number < 0 || (uint64_t)x->number >= e->nparams || !e->params[x->number])
+			continue;
+		if (!alias_path_leaves(as, e->root->shape, &x->output_index, &of, &on) ||
+		    !alias_path_leaves(as, e->params[x->number]->shape, &x->index, &pf, &pn) || on != pn)
+			continue;
+		io[n++] = (struct alias_io){ of, (uint32_t)x->number, pf, on };
+	}
+	*out = io;
+	return n;
+}

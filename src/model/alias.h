@@ -42,6 +42,17 @@ const struct hlo_shape *alias_leaf_shape(struct alias_state *as, const struct hl
 bool alias_path_leaves(struct alias_state *as, const struct hlo_shape *s, const struct attr_ints *path,
 		       uint32_t *first, uint32_t *count);
 
+/* One input_output_alias entry in leaves: the entry root's leaves
+ * [output, output + n) share the buffers of parameter param's leaves
+ * [param_leaf, param_leaf + n). */
+struct alias_io {
+	uint32_t output, param, param_leaf, n;
+};
+/* The entries of m's input_output_alias whose paths name subshapes of the
+ * entry's root and of an existing parameter with the same leaf count, in
+ * order, into *out (allocated in a); returns their count. */
+uint32_t alias_io_pairs(struct alias_state *as, const struct hlo_module *m, struct arena *a, struct alias_io **out);
+
 /* What a placement custom-call asks for: MoveToHost or
  * annotate_device_placement to pinned_host/unpinned_host (ALIAS_PLACE_HOST),
  * MoveToDevice or a placement "device" (ALIAS_PLACE_DEVICE), another memory

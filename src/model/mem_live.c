@@ -82,28 +82,19 @@ void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
 		return;
 	uint32_t nout = mem_nleaves_of(x, c->root);
 	uint8_t *taken = xcalloc(nout ? nout : 1, 1);
-	const struct hlo_attr *at = ir_module_attr(x->m, ATTR_INPUT_OUTPUT_ALIAS);
-	struct hlo_aliases al;
 	struct arena_mark mk = arena_mark(&x->scratch);
-	struct hlo_value *v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
-	if (v && attr_aliases(v, &x->scratch, true, &al, NULL)) {
-		for (uint32_t k = 0; k < al.n; k++) {
-			const struct hlo_alias *e = &al.items[k];
-			uint32_t of, on, pf, pn;
-			if (e->number < 0 || (uint64_t)e->number >= c->nparams || !c->params[e->number])
-				continue;
-			if (!alias_path_leaves(&x->al, c->root->shape, &e->output_index, &of, &on) ||
-			    !alias_path_leaves(&x->al, c->params[e->number]->shape, &e->index, &pf, &pn) || on != pn)
-				continue;
-			mem_donate(x, c, e->number, pf, of, on);
-			for (uint32_t j = 0; j < on; j++)
-				taken[of + j] = 1;
-		}
+	struct alias_io *io;
+	uint32_t nio = alias_io_pairs(&x->al, x->m, &x->scratch, &io);
+	for (uint32_t k = 0; k < nio; k++) {
+		mem_donate(x, c, io[k].param, io[k].param_leaf, io[k].output, io[k].n);
+		for (uint32_t j = 0; j < io[k].n; j++)
+			taken[io[k].output + j] = 1;
 	}
 	/* buffer_donor={(p, {i})}: the compiler may write any output of the
 	 * same shape into it; pair each donor with the first free such output. */
-	at = ir_module_attr(x->m, ATTR_BUFFER_DONOR);
-	v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
+	const struct hlo_attr *at = ir_module_attr(x->m, ATTR_BUFFER_DONOR);
+	struct hlo_value *v = at ? attr_parse(x->f, at, &x->scratch, NULL) : NULL;
+	struct hlo_aliases al;
 	if (v && attr_buffer_donors(v, &x->scratch, &al, NULL)) {
 		for (uint32_t k = 0; k < al.n; k++) {
 			const struct hlo_alias *e = &al.items[k];

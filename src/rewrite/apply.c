@@ -158,15 +158,6 @@ static const struct hlo_shape *apply_leaf_shape(struct alias_state *al, const st
 	return s;
 }
 
-/* The leaf of s at a tuple index path that names one array; false otherwise. */
-static bool apply_index_leaf(struct alias_state *al, const struct hlo_shape *s, const struct attr_ints *idx,
-			     uint32_t *leaf)
-{
-	uint32_t count;
-	return alias_path_leaves(al, s, idx, leaf, &count) && count == 1 &&
-	       (s = apply_leaf_shape(al, s, *leaf, NULL, 0)) && ir_shape_is_array(s);
-}
-
 /* ---- Memory space: the positions sharing one buffer ---- */
 
 struct apply_pos {
@@ -253,26 +244,13 @@ static void apply_pair_push(uint32_t **v, uint32_t *n, uint32_t a, uint32_t b)
 static void apply_flow_alias(struct apply_flow *fl, uint32_t leaf)
 {
 	struct hlo_module *m = fl->m;
-	const struct hlo_attr *at = ir_module_attr(m, ATTR_INPUT_OUTPUT_ALIAS);
-	struct hlo_comp *e = m->entry;
-	if (!at || !e || !e->root)
-		return;
 	struct arena *a = &m->file->arena;
 	struct arena_mark mk = arena_mark(a);
-	struct attr_error err;
-	struct hlo_value *v = attr_parse(m->file, at, a, &err);
-	struct hlo_aliases al;
-	if (v && attr_aliases(v, a, true, &al, &err))
-		for (uint32_t k = 0; k < al.n; k++) {
-			uint32_t ol, pl;
-			if (!apply_index_leaf(fl->al, e->root->shape, &al.items[k].output_index, &ol) || ol != leaf)
-				continue;
-			int64_t p = al.items[k].number;
-			if (p < 0 || p >= (int64_t)e->nparams || !e->params[p])
-				continue;
-			if (apply_index_leaf(fl->al, e->params[p]->shape, &al.items[k].index, &pl))
-				apply_flow_add(fl, e->params[p], pl);
-		}
+	struct alias_io *io;
+	uint32_t n = alias_io_pairs(fl->al, m, a, &io);
+	for (uint32_t k = 0; k < n; k++)
+		if (io[k].n == 1 && io[k].output == leaf)
+			apply_flow_add(fl, m->entry->params[io[k].param], io[k].param_leaf);
 	arena_release(a, mk);
 }
 
@@ -715,25 +693,20 @@ static uint32_t apply_outputs_of(struct hlo_module *m, struct alias_state *as, c
 			off += o ? ir_leaf_count(o->shape) : 0;
 		}
 	}
-	const struct hlo_attr *at = ir_module_attr(m, ATTR_INPUT_OUTPUT_ALIAS);
-	if (at && i->op == OP_PARAMETER) {
+	if (i->op == OP_PARAMETER) {
 		struct arena *a = &m->file->arena;
 		struct arena_mark mk = arena_mark(a);
-		struct attr_error err;
-		struct hlo_value *v = attr_parse(m->file, at, a, &err);
-		struct hlo_aliases al;
-		if (v && attr_aliases(v, a, true, &al, &err))
-			for (uint32_t k = 0; k < al.n; k++) {
-				uint32_t ol;
-				if (al.items[k].number == i->number && al.items[k].index.n == 0 &&
-				    apply_index_leaf(as, r->shape, &al.items[k].output_index, &ol) && n < cap) {
-					bool dup = false;
-					for (uint32_t j = 0; j < n; j++)
-						dup |= out[j] == ol;
-					if (!dup)
-						out[n++] = ol;
-				}
-			}
+		struct alias_io *io;
+		uint32_t nio = alias_io_pairs(as, m, a, &io);
+		for (uint32_t k = 0; k < nio; k++) {
+			if (io[k].param != (uint32_t)i->number || io[k].param_leaf || io[k].n != 1 || n == cap)
+				continue;
+			bool dup = false;
+			for (uint32_t j = 0; j < n; j++)
+				dup |= out[j] == io[k].output;
+			if (!dup)
+				out[n++] = io[k].output;
+		}
 		arena_release(a, mk);
 	}
 	return n;
