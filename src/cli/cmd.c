@@ -107,3 +107,32 @@ bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, c
 	}
 	return true;
 }
+
+int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
+{
+	const char *s = argv[*i], *v;
+	if (cmd_opt_is(s, "--config"))
+		return (a->config = cmd_opt_value(argc, argv, i, "--config")) ? 1 : -1;
+	if (cmd_opt_is(s, "--baseline"))
+		return (a->baseline = cmd_opt_value(argc, argv, i, "--baseline")) ? 1 : -1;
+	if (cmd_opt_is(s, "--max-errors"))
+		return (v = cmd_opt_value(argc, argv, i, "--max-errors")) &&
+		       cmd_uint_arg("--max-errors", v, &a->max_errors) ? 1 : -1;
+	if (!strcmp(s, "--no-config")) {
+		a->no_config = true;
+		return 1;
+	}
+	return !strcmp(s, "--exit-zero");  /* applied with the config */
+}
+
+bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct diag_sink *d,
+		     bool (*apply)(int argc, char **argv, struct config *cfg), int argc, char **argv)
+{
+	char *found = NULL;
+	const char *path = a->config;
+	if (!path && !a->no_config)
+		path = found = config_discover();
+	bool ok = !path || config_load(cfg, path, d);
+	free(found);
+	return ok && apply(argc, argv, cfg) && (!a->baseline || config_baseline_load(cfg, a->baseline, d));
+}

@@ -31,4 +31,20 @@ struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source *
  * option neither knows is an error naming cmd; false after saying why. */
 bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, const char *const *valued,
 		     const char *const *flags);
+
+/* The options check and annotate read before the project config. */
+struct cmd_lint_args {
+	const char *config, *baseline;
+	bool no_config;
+	unsigned max_errors;
+};
+/* Takes argv[*i] into a when it is one of them (--config, --no-config,
+ * --baseline, --max-errors, --exit-zero, applied later): 1 taken (*i past
+ * its value), 0 not one of them, -1 after a usage message. */
+int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a);
+/* The project config (a->config, else the discovered one unless
+ * --no-config), then argv's options through apply, then the baseline;
+ * false having said why. */
+bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct diag_sink *d,
+		     bool (*apply)(int argc, char **argv, struct config *cfg), int argc, char **argv);
 #endif

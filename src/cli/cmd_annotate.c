@@ -41,9 +41,9 @@ static void cmd_annotate_help(FILE *out)
 }
 
 struct annotate_args {
-	const char *file, *out, *config, *baseline;
-	bool apply, in_place, diff, no_config;
-	unsigned max_errors;
+	const char *file, *out;
+	bool apply, in_place, diff;
+	struct cmd_lint_args lint;
 };
 
 /* First pass: our own options, where the config comes from, the file. */
@@ -51,7 +51,11 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 {
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
-		const char *v;
+		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
+		if (taken < 0)
+			return false;
+		if (taken)
+			continue;
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			*help = true;
 			return true;
@@ -64,20 +68,6 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 			a->in_place = true;
 		} else if (!strcmp(s, "--diff")) {
 			a->diff = true;
-		} else if (!strcmp(s, "--no-config")) {
-			a->no_config = true;
-		} else if (!strcmp(s, "--exit-zero")) {
-			/* applied with the config */
-		} else if (cmd_opt_is(s, "--config")) {
-			if (!(a->config = cmd_opt_value(argc, argv, &i, "--config")))
-				return false;
-		} else if (cmd_opt_is(s, "--baseline")) {
-			if (!(a->baseline = cmd_opt_value(argc, argv, &i, "--baseline")))
-				return false;
-		} else if (cmd_opt_is(s, "--max-errors")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--max-errors")) ||
-			    !cmd_uint_arg("--max-errors", v, &a->max_errors))
-				return false;
 		} else if (cmd_opt_is(s, "--format") || cmd_opt_is(s, "--write-baseline")) {
 			fprintf(stderr, "hlolint: error: option '%.*s' is for check, not annotate\n",
 				(int)strcspn(s, "="), s);
@@ -469,17 +459,8 @@ static bool cmd_annotate_write(struct cmd_annotate_run *r)
 /* Options, the configuration and the baseline; false having said why. */
 static bool cmd_annotate_setup(struct cmd_annotate_run *r, int argc, char **argv, struct diag_sink *d)
 {
-	char *found = NULL;
-	const char *cfg_path = r->a.config;
-	if (!cfg_path && !r->a.no_config)
-		cfg_path = found = config_discover();
-	bool cfg_ok = !cfg_path || config_load(&r->cfg, cfg_path, d);
-	free(found);
-	if (!cfg_ok || !cmd_annotate_config(argc, argv, &r->cfg))
-		return false;
-	if (r->a.baseline && !config_baseline_load(&r->cfg, r->a.baseline, d))
-		return false;
-	return cmd_annotate_check_targets(&r->a);
+	return cmd_lint_config(&r->a.lint, &r->cfg, d, cmd_annotate_config, argc, argv) &&
+	       cmd_annotate_check_targets(&r->a);
 }
 
 static void cmd_annotate_free(struct cmd_annotate_run *r)
@@ -509,7 +490,7 @@ static void cmd_annotate_free(struct cmd_annotate_run *r)
 
 int cmd_annotate(int argc, char **argv)
 {
-	struct cmd_annotate_run run = { .a = { .max_errors = 20 } }, *r = &run;
+	struct cmd_annotate_run run = { .a = { .lint = { .max_errors = 20 } } }, *r = &run;
 	bool help = false;
 	int rc = 2;
 	config_init(&r->cfg);
@@ -532,7 +513,7 @@ int cmd_annotate(int argc, char **argv)
 		goto done;
 	}
 	struct diag_sink d;
-	diag_init(&d, stderr, r->a.max_errors);
+	diag_init(&d, stderr, r->a.lint.max_errors);
 	if (!cmd_annotate_setup(r, argc, argv, &d))
 		goto done;
 	r->f = cmd_load(r->a.file, &d, &r->src);

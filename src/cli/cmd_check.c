@@ -44,10 +44,9 @@ static void cmd_check_help(FILE *out)
 struct check_args {
 	char **files;
 	int nfiles;
-	const char *config, *baseline, *write_baseline;
-	bool no_config;
+	const char *write_baseline;
 	enum report_format format;
-	unsigned max_errors;
+	struct cmd_lint_args lint;
 };
 
 /* First pass: where the config comes from, the format and the files;
@@ -57,17 +56,14 @@ static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *he
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v;
+		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
+		if (taken < 0)
+			return false;
+		if (taken)
+			continue;
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			*help = true;
 			return true;
-		} else if (cmd_opt_is(s, "--config")) {
-			if (!(a->config = cmd_opt_value(argc, argv, &i, "--config")))
-				return false;
-		} else if (!strcmp(s, "--no-config")) {
-			a->no_config = true;
-		} else if (cmd_opt_is(s, "--baseline")) {
-			if (!(a->baseline = cmd_opt_value(argc, argv, &i, "--baseline")))
-				return false;
 		} else if (cmd_opt_is(s, "--write-baseline")) {
 			if (!(a->write_baseline = cmd_opt_value(argc, argv, &i, "--write-baseline")))
 				return false;
@@ -78,12 +74,6 @@ static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *he
 				fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
 				return false;
 			}
-		} else if (cmd_opt_is(s, "--max-errors")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--max-errors")) ||
-			    !cmd_uint_arg("--max-errors", v, &a->max_errors))
-				return false;
-		} else if (!strcmp(s, "--exit-zero")) {
-			/* applied in the second pass */
 		} else if (s[0] == '-' && s[1] == '-') {
 			/* Every other option takes a value. */
 			if (!strchr(s, '=') && i + 1 >= argc) {
@@ -158,7 +148,7 @@ static bool cmd_check_file(const char *path, uint32_t index, struct config *c, s
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .format = REPORT_TEXT, .max_errors = 20 };
+	struct check_args a = { .format = REPORT_TEXT, .lint = { .max_errors = 20 } };
 	a.files = xcalloc((size_t)argc + 1, sizeof *a.files);
 	bool help = false;
 	struct config cfg;
@@ -177,20 +167,9 @@ int cmd_check(int argc, char **argv)
 		cmd_check_help(stderr);
 		goto done;
 	}
-	d.max_errors = a.max_errors;
+	d.max_errors = a.lint.max_errors;
 	d.keep = a.format != REPORT_TEXT;   /* machine outputs list the errors too */
-	char *found = NULL;
-	const char *cfg_path = a.config;
-	if (!cfg_path && !a.no_config)
-		cfg_path = found = config_discover();
-	if (cfg_path && !config_load(&cfg, cfg_path, &d)) {
-		free(found);
-		goto done;
-	}
-	free(found);
-	if (!cmd_check_apply(argc, argv, &cfg))
-		goto done;
-	if (a.baseline && !config_baseline_load(&cfg, a.baseline, &d))
+	if (!cmd_lint_config(&a.lint, &cfg, &d, cmd_check_apply, argc, argv))
 		goto done;
 
 	struct finding_sink sink;
