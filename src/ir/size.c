@@ -3,7 +3,9 @@
  * TPU tilings of §1.4, and XLA's human-readable units.  It sizes one array
  * at a time; it knows nothing of tuples' leaves, shardings or liveness. */
 #include "size.h"
+#include <ctype.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Element bits straight from types.def, so this unit needs no other object
  * (the unit tests link it alone). */
@@ -340,4 +342,75 @@ uint32_t size_unit_shift(uint64_t max, uint64_t n)
 uint64_t size_units(uint64_t v, uint32_t shift)
 {
 	return shift ? (v >> shift) + ((v & ((UINT64_C(1) << shift) - 1)) != 0) : v;
+}
+
+/* ---- Parsing ---- */
+
+static bool size_unit_is(const char *u, size_t un, const char *want)
+{
+	size_t n = strlen(want);
+	if (un != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (tolower((unsigned char)u[i]) != tolower((unsigned char)want[i]))
+			return false;
+	return true;
+}
+
+bool size_parse(const char *s, size_t n, uint64_t *out)
+{
+	const char *p = s, *end = s + n;
+	if (!n || !isdigit((unsigned char)s[0]))
+		return false;
+	uint64_t whole = 0;
+	while (p < end && isdigit((unsigned char)*p)) {
+		unsigned d = (unsigned)(*p++ - '0');
+		if (whole > (UINT64_MAX - d) / 10)
+			return false;
+		whole = whole * 10 + d;
+	}
+	double frac = 0, scale = 1;
+	bool has_frac = false;
+	if (p < end && *p == '.') {
+		p++;
+		if (p == end || !isdigit((unsigned char)*p))
+			return false;
+		while (p < end && isdigit((unsigned char)*p)) {
+			scale /= 10;
+			frac += (*p++ - '0') * scale;
+			has_frac = true;
+		}
+	}
+	double mult;
+	if (p == end || size_unit_is(p, (size_t)(end - p), "B"))
+		mult = 1;
+	else if (size_unit_is(p, (size_t)(end - p), "K") || size_unit_is(p, (size_t)(end - p), "KiB"))
+		mult = 1024.0;
+	else if (size_unit_is(p, (size_t)(end - p), "M") || size_unit_is(p, (size_t)(end - p), "MiB"))
+		mult = 1024.0 * 1024;
+	else if (size_unit_is(p, (size_t)(end - p), "G") || size_unit_is(p, (size_t)(end - p), "GiB"))
+		mult = 1024.0 * 1024 * 1024;
+	else if (size_unit_is(p, (size_t)(end - p), "T") || size_unit_is(p, (size_t)(end - p), "TiB"))
+		mult = 1024.0 * 1024 * 1024 * 1024;
+	else if (size_unit_is(p, (size_t)(end - p), "KB"))
+		mult = 1e3;
+	else if (size_unit_is(p, (size_t)(end - p), "MB"))
+		mult = 1e6;
+	else if (size_unit_is(p, (size_t)(end - p), "GB"))
+		mult = 1e9;
+	else if (size_unit_is(p, (size_t)(end - p), "TB"))
+		mult = 1e12;
+	else
+		return false;
+	if (mult == 1 && !has_frac) {
+		if (whole > (uint64_t)INT64_MAX)
+			return false;
+		*out = whole;
+		return true;
+	}
+	double v = ((double)whole + frac) * mult;
+	if (!(v == 0 || v >= 1) || v > 9.2e18)
+		return false;
+	*out = (uint64_t)(v + 0.5);
+	return true;
 }

@@ -90,6 +90,13 @@ size_t size_tile_format(const struct size_tile *t, char *buf, size_t cap);
  * buf needs 16 bytes; returns buf. */
 char *size_human(uint64_t bytes, char *buf);
 
+/* Parses a size s[0..n): a plain byte count ("17179869184"), or a number
+ * (decimals allowed) with a unit: K M G T or KiB MiB GiB TiB (1024-based,
+ * as XLA prints sizes), KB MB GB TB (1000-based, as spec sheets).  Units
+ * are case-insensitive; a trailing 'B' alone means bytes.  False for junk
+ * or a value past 2^63; zero is a size. */
+bool size_parse(const char *s, size_t n, uint64_t *out);
+
 /* Byte arithmetic for the model and the rules: every sum or product of
  * sizes goes through these, saturating at UINT64_MAX (a saturated figure
  * prints as "16.00E" and exceeds every capacity; it never wraps to a small

@@ -93,71 +93,9 @@ const struct target *target_find(const char *name)
 	return t && t->preset ? t : NULL;
 }
 
-static bool target_unit_is(const char *u, const char *want)
-{
-	size_t n = strlen(want);
-	for (size_t i = 0; i < n; i++)
-		if (tolower((unsigned char)u[i]) != tolower((unsigned char)want[i]))
-			return false;
-	return u[n] == 0;
-}
-
 bool target_parse_size(const char *s, uint64_t *out)
 {
-	if (!s || !isdigit((unsigned char)s[0]))
-		return false;
-	const char *p = s;
-	uint64_t whole = 0;
-	while (isdigit((unsigned char)*p)) {
-		unsigned d = (unsigned)(*p++ - '0');
-		if (whole > (UINT64_MAX - d) / 10)
-			return false;
-		whole = whole * 10 + d;
-	}
-	double frac = 0, scale = 1;
-	bool has_frac = false;
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return false;
-		while (isdigit((unsigned char)*p)) {
-			scale /= 10;
-			frac += (*p++ - '0') * scale;
-			has_frac = true;
-		}
-	}
-	double mult;
-	if (!*p || target_unit_is(p, "B"))
-		mult = 1;
-	else if (target_unit_is(p, "K") || target_unit_is(p, "KiB"))
-		mult = 1024.0;
-	else if (target_unit_is(p, "M") || target_unit_is(p, "MiB"))
-		mult = 1024.0 * 1024;
-	else if (target_unit_is(p, "G") || target_unit_is(p, "GiB"))
-		mult = GIB;
-	else if (target_unit_is(p, "T") || target_unit_is(p, "TiB"))
-		mult = GIB * 1024;
-	else if (target_unit_is(p, "KB"))
-		mult = 1e3;
-	else if (target_unit_is(p, "MB"))
-		mult = 1e6;
-	else if (target_unit_is(p, "GB"))
-		mult = 1e9;
-	else if (target_unit_is(p, "TB"))
-		mult = 1e12;
-	else
-		return false;
-	if (mult == 1 && !has_frac) {
-		if (!whole || whole > (uint64_t)INT64_MAX)
-			return false;
-		*out = whole;
-		return true;
-	}
-	double v = ((double)whole + frac) * mult;
-	if (!(v >= 1) || v > 9.2e18)
-		return false;
-	*out = (uint64_t)(v + 0.5);
-	return true;
+	return s && size_parse(s, strlen(s), out) && *out > 0;
 }
 
 /* ---- Inference from the dump ---- */

@@ -45,11 +45,7 @@ const struct target *target_find(const char *name);
 /* Presets in table order, NULL-terminated (for help text and tests). */
 extern const struct target *const target_presets[];
 
-/* Parses a capacity: a plain byte count ("17179869184"), or a number
- * (decimals allowed) with a unit: K M G T or KiB MiB GiB TiB (1024-based,
- * as XLA prints sizes), KB MB GB TB (1000-based, as spec sheets).  Units
- * are case-insensitive; a trailing 'B' alone means bytes.  Returns false
- * for junk, zero, or a value past 2^63. */
+/* Parses a capacity as size_parse does; false also for zero. */
 bool target_parse_size(const char *s, uint64_t *out);
 
 /* The default target for module m when none was given: TPU tiles in any
