@@ -165,11 +165,11 @@ unit: $(DEPS_STAMP) $(UNIT_BIN)
 # fuzz targets' entry points, built with the normal compiler.
 # Fuzz targets: the parse-level ones take bytes straight to the library; the
 # command ones (mem, check, annotate) run the command as the CLI does.
-FUZZ_TARGETS := parse roundtrip mem check annotate
+FUZZ_TARGETS := parse roundtrip mem check annotate oom
 FUZZ_CMD_OBJ  = $(BUILD)/tests/fuzz/fuzz_cmd.o
 REPLAY_BINS := $(addprefix $(BUILD)/replay_,$(FUZZ_TARGETS))
-# The examples and the issue-8 robustness inputs are replayed too.
-REPLAY_IN   := tests/fuzz/crashers corpora/examples tests/robust
+# The examples, the issue-8 robustness inputs and the OOM logs are replayed too.
+REPLAY_IN   := tests/fuzz/crashers corpora/examples tests/robust tests/oom/data
 
 $(BUILD)/replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_CMD_OBJ) \
 		$(BUILD)/libhlolint.a
@@ -239,7 +239,7 @@ fuzz: fuzz-deps
 	@rm -rf $(FUZZ_SEEDS) && mkdir -p $(FUZZ_SEEDS) build/fuzz-crashes
 	$(Q)for d in corpora ../shared/corpora tests; do \
 		[ -d $$d ] || continue; \
-		find $$d -type f \( -name '*.hlo' -o -name '*.txt' \) -size -256k | while read -r f; do \
+		find $$d -type f \( -name '*.hlo' -o -name '*.txt' -o -name '*.log' \) -size -256k | while read -r f; do \
 			cp "$$f" "$(FUZZ_SEEDS)/$$(echo "$$f" | tr '/' '_')"; done; \
 	done; echo "  SEEDS   $$(ls $(FUZZ_SEEDS) | wc -l) files in $(FUZZ_SEEDS)"
 	$(Q)for t in $(FUZZ_TARGETS); do \

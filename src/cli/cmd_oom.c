@@ -1,0 +1,621 @@
+/* cmd_oom.c - `hlolint oom LOG [DUMP | DIR]`: the compiler's out-of-memory
+ * message in, the culprit out.  Reads the reports of LOG (oomlog.h),
+ * classifies them and maps each listed allocation to its instruction in
+ * the program's module with the rules' findings there (triage.h, lint.h);
+ * prints text or JSON.  Options and printing only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "dumpdir.h"
+#include "json.h"
+#include "lint.h"
+#include "metadata.h"
+#include "oomlog.h"
+#include "report.h"
+#include "size.h"
+#include "triage.h"
+
+static void cmd_oom_help(FILE *out)
+{
+	fputs("usage: hlolint oom [options] LOG [DUMP | DIR]\n"
+	      "\n"
+	      "Reads XLA's out-of-memory report from LOG (a whole log is fine: tracebacks and\n"
+	      "log prefixes are skipped), says which kind of failure it is and what fixes it,\n"
+	      "and with the program's module (an after-optimizations dump, or the\n"
+	      "--xla_dump_to folder) points at each listed allocation's instruction, with the\n"
+	      "rules' findings there and hlolint's own estimate beside XLA's figure.\n"
+	      "\n"
+	      "Reports: XLA:TPU \"Ran out of memory in memory space hbm\" (with its largest\n"
+	      "allocations), its short \"HLO temporaries ... exceeds available HBM\" form,\n"
+	      "\"TPU TensorCore Hbm usage ... SparseCore Hbm usage\", and XLA:GPU's\n"
+	      "\"Out of memory while trying to allocate\" with BufferAssignment's peak buffers.\n"
+	      "\n"
+	      "options:\n"
+	      "  --format text|json   output (default text)\n"
+	      "  --target NAME, --hbm SIZE, --config FILE, --no-config, and the rules' options\n"
+	      "                       as for check (see 'hlolint check --help')\n"
+	      "  --exit-zero          exit 0 even when a report was found\n"
+	      "\n"
+	      "exit status: 1 an out-of-memory report was found (0 with --exit-zero),\n"
+	      "2 usage or I/O error, or no report in LOG.  See docs/oom.md.\n",
+	      out);
+}
+
+struct oom_args {
+	const char *log, *dump;
+	enum report_format format;
+	struct cmd_lint_args lint;
+};
+
+static bool cmd_oom_scan(int argc, char **argv, struct oom_args *a, bool *help)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i], *v;
+		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
+		if (taken < 0)
+			return false;
+		if (taken)
+			continue;
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			*help = true;
+			return true;
+		} else if (cmd_opt_is(s, "--format")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
+				return false;
+			if (!report_format_parse(v, &a->format) ||
+			    (a->format != REPORT_TEXT && a->format != REPORT_JSON)) {
+				fprintf(stderr, "hlolint: error: oom writes text or json, not '%s'\n", v);
+				return false;
+			}
+		} else if (s[0] == '-' && s[1] == '-') {
+			if (!strchr(s, '=') && ++i >= argc) {   /* a lint option: checked with the config */
+				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
+				return false;
+			}
+		} else if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for oom\n", s);
+			return false;
+		} else if (!a->log) {
+			a->log = s;
+		} else if (!a->dump) {
+			a->dump = s;
+		} else {
+			fprintf(stderr, "hlolint: error: oom takes one LOG and one DUMP or DIR, got '%s' too\n", s);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool cmd_oom_apply(int argc, char **argv, struct config *c)
+{
+	static const char *const valued[] = { "--config", "--baseline", "--format", "--max-errors", NULL };
+	static const char *const flags[] = { "--no-config", NULL };
+	return cmd_config_args(argc, argv, c, "oom", valued, flags);
+}
+
+/* ---- The program's module ---- */
+
+/* The module the report is about, loaded with its source. */
+struct oom_dump {
+	char *path;
+	struct source *src;
+	struct hlo_file *f;
+	struct hlo_module *m;
+	struct mem_model *mm;
+	struct finding_sink sink;   /* the rules' findings on the file */
+};
+
+/* The valid module of f the report names most allocations of (ties: the
+ * first); its score in *score. */
+static struct hlo_module *cmd_oom_best_module(struct hlo_file *f, const struct oom_report *r, uint32_t *score)
+{
+	struct hlo_module *best = NULL;
+	*score = 0;
+	for (struct hlo_module *m = f->modules; m; m = m->next) {
+		if (!m->valid)
+			continue;
+		uint32_t s = triage_matches(r, m, &f->arena);
+		if (!best || s > *score) {
+			best = m;
+			*score = s;
+		}
+	}
+	return best;
+}
+
+/* Loads the candidates of dump (a file or a folder) and keeps the one whose
+ * module matches r best; false after an error message. */
+static bool cmd_oom_choose(const char *dump, const struct oom_report *r, struct diag_sink *d, struct oom_dump *out)
+{
+	struct dumpdir dd = { 0 };
+	char err[512];
+	if (dumpdir_is_dir(dump)) {
+		if (!dumpdir_list(dump, false, &dd, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			return false;
+		}
+		if (!dd.n) {
+			fprintf(stderr, "%s: error: no after-optimizations module in this folder (expected XLA's "
+					"module_*.after_optimizations.txt)\n", dump);
+			dumpdir_free(&dd);
+			return false;
+		}
+	} else {
+		dd.paths = xcalloc(1, sizeof *dd.paths);
+		dd.paths[dd.n++] = xstrdup(dump);
+	}
+	uint32_t best_score = 0;
+	for (uint32_t k = 0; k < dd.n; k++) {
+		struct source *src;
+		struct hlo_file *f = cmd_load(dd.paths[k], d, &src);
+		uint32_t score;
+		struct hlo_module *m = f ? cmd_oom_best_module(f, r, &score) : NULL;
+		if (m && (!out->m || score > best_score)) {
+			if (out->f) {
+				parse_free(out->f);
+				source_free(out->src);
+				free(out->path);
+			}
+			*out = (struct oom_dump){ .path = xstrdup(dd.paths[k]), .src = src, .f = f, .m = m };
+			best_score = score;
+		} else {
+			if (f)
+				parse_free(f);
+			source_free(src);
+		}
+	}
+	dumpdir_free(&dd);
+	if (!out->m && !d->errors)
+		fprintf(stderr, "%s: error: no valid module to compare with\n", dump);
+	return out->m != NULL;
+}
+
+struct cmd_oom_hooks {
+	struct oom_dump *dump;
+};
+
+static uint32_t cmd_oom_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
+{
+	struct oom_dump *dp = ((struct cmd_oom_hooks *)ctx)->dump;
+	if (m == dp->m)
+		dp->mm = mm;
+	return k;
+}
+
+/* The rules over the chosen file, keeping its module's model and findings. */
+static void cmd_oom_lint(struct oom_dump *dp, struct config *c, struct diag_sink *d)
+{
+	finding_sink_init(&dp->sink);
+	struct cmd_oom_hooks hk = { dp };
+	struct lint_hooks h = { &hk, cmd_oom_module, NULL };
+	lint_file(dp->f, dp->src, 0, c, d, &dp->sink, &h);
+}
+
+static void cmd_oom_dump_free(struct oom_dump *dp)
+{
+	if (dp->f) {
+		finding_sink_free(&dp->sink);
+		parse_free(dp->f);
+	}
+	source_free(dp->src);
+	free(dp->path);
+}
+
+/* ---- Text ---- */
+
+static const char *cmd_oom_size(uint64_t v, char *buf)
+{
+	return v == OOM_UNKNOWN ? "unknown" : size_human(v, buf);
+}
+
+static const char *cmd_oom_backend(const struct oom_report *r)
+{
+	return r->kind == OOM_GPU ? "XLA:GPU" : "XLA:TPU";
+}
+
+/* The report's first line and its class, fixes and XLA's breakdown. */
+static void cmd_oom_text_head(FILE *out, const char *log, const struct triage *t)
+{
+	const struct oom_report *r = t->r;
+	char a[24], b[24], c[24], msg[400];
+	if (r->kind == OOM_TPU_SC)
+		snprintf(msg, sizeof msg, "%s ran out of hbm: TensorCore %s + SparseCore %s of %s", cmd_oom_backend(r),
+			 cmd_oom_size(r->tensorcore, a), cmd_oom_size(r->sparsecore, b), cmd_oom_size(r->capacity, c));
+	else if (r->kind == OOM_GPU)
+		snprintf(msg, sizeof msg, "%s ran out of device memory allocating %s", cmd_oom_backend(r),
+			 cmd_oom_size(r->used, a));
+	else
+		snprintf(msg, sizeof msg, "%s ran out of %s: %s used of %s", cmd_oom_backend(r), r->space,
+			 cmd_oom_size(r->used, a), cmd_oom_size(r->capacity, b));
+	fprintf(out, "%s:%u:1: error: %s", log, r->line, msg);
+	if (r->exceeded != OOM_UNKNOWN)
+		fprintf(out, " (over by %s)", size_human(r->exceeded, a));
+	fputs(" [oom]\n", out);
+	snprintf(msg, sizeof msg, "%s: %s", triage_class_name(t->cls), triage_class_what(t->cls));
+	report_wrap(out, "note: ", msg, 6);
+	for (const char *const *f = triage_fixes(t->cls, r->kind); *f; f++)
+		report_wrap(out, "note: fix: ", *f, 11);
+	if (r->requirement != OOM_UNKNOWN && r->kind == OOM_TPU) {
+		snprintf(msg, sizeof msg, "XLA: program needs %s (HLO temp %s", size_human(r->requirement, a),
+			 cmd_oom_size(r->hlo_temp, b));
+		size_t n = strlen(msg);
+		if (r->utilization >= 0)
+			n += (size_t)snprintf(msg + n, sizeof msg - n, ", %.1f%% utilization", r->utilization);
+		if (r->fragmentation != OOM_UNKNOWN)
+			n += (size_t)snprintf(msg + n, sizeof msg - n, ", %s fragmentation", size_human(r->fragmentation, c));
+		snprintf(msg + n, sizeof msg - n, ")");
+		report_wrap(out, "note: ", msg, 6);
+	}
+	if (r->kind == OOM_GPU && r->gpu_total != OOM_UNKNOWN) {
+		snprintf(msg, sizeof msg, "XLA: buffer assignment totals %s (temporaries %s, parameters %s)",
+			 size_human(r->gpu_total, a), cmd_oom_size(r->gpu_temp, b), cmd_oom_size(r->gpu_parameters, c));
+		report_wrap(out, "note: ", msg, 6);
+	}
+}
+
+/* hlolint's figure for the module beside XLA's. */
+static void cmd_oom_text_estimate(FILE *out, const struct triage *t, const struct oom_dump *dp)
+{
+	if (!dp || !dp->mm)
+		return;
+	const struct oom_report *r = t->r;
+	uint64_t xla = r->kind == OOM_TPU_TEMP ? r->hlo_temp : r->kind == OOM_GPU ? r->gpu_total
+		       : r->kind == OOM_TPU_SC ? r->tensorcore : r->used;
+	char a[24], b[24], msg[400];
+	int n = snprintf(msg, sizeof msg, "hlolint estimates %s for module %s (total allocation)",
+			 size_human(dp->mm->total_bytes, a), dp->m->name ? dp->m->name->str : "?");
+	if (xla != OOM_UNKNOWN && xla) {
+		double d = ((double)dp->mm->total_bytes - (double)xla) * 100.0 / (double)xla;
+		snprintf(msg + n, sizeof msg - (size_t)n, "; XLA said %s (%+.1f%%)", size_human(xla, b), d);
+	}
+	report_wrap(out, "note: ", msg, 6);
+	n = snprintf(msg, sizeof msg, "hlolint check on it:");
+	const char *rules[16];
+	uint32_t counts[16], nr = 0;
+	for (uint32_t k = 0; k < dp->sink.n; k++) {
+		const struct finding *f = dp->sink.items[k];
+		uint32_t j = 0;
+		while (j < nr && strcmp(rules[j], f->rule))
+			j++;
+		if (j == nr && nr < 16) {
+			rules[nr] = f->rule;
+			counts[nr++] = 0;
+		}
+		if (j < nr)
+			counts[j]++;
+	}
+	for (uint32_t j = 0; j < nr && n < (int)sizeof msg; j++)
+		n += snprintf(msg + n, sizeof msg - (size_t)n, "%s %s %u", j ? "," : "", rules[j], counts[j]);
+	if (!nr)
+		snprintf(msg + n, sizeof msg - (size_t)n, " no findings");
+	report_wrap(out, "note: ", msg, 6);
+}
+
+/* A fix for one allocation when it looks like something in particular
+ * (the class's fixes are printed once, with the report); NULL otherwise. */
+static const char *cmd_oom_alloc_fix(const struct oom_alloc *al)
+{
+	if (triage_is_callback(al))
+		return "remove the leftover host callback (jax.debug.print / debug.callback): it keeps this array "
+		       "alive for the host";
+	if (al->unpadded != OOM_UNKNOWN && al->size > 2 * al->unpadded)
+		return "most of it is TPU tile padding: make the minor dimensions multiples of the tile "
+		       "(rule padding-waste)";
+	if (al->type && (!strcmp(al->type, "parameter") || !strcmp(al->type, "argument")))
+		return "an argument: shard it over more devices, keep it in bf16, or donate it if the step "
+		       "replaces it (rule missed-donation)";
+	return NULL;
+}
+
+/* The Python line of an allocation: the report's, else the instruction's
+ * metadata (and the module's stack frames). */
+static bool cmd_oom_python(const struct oom_dump *dp, const struct triage_alloc *x, const char **file,
+			   int64_t *line)
+{
+	*file = x->al->source_file;
+	*line = x->al->source_line;
+	if (*file || !x->instr || !dp)
+		return *file != NULL;
+	const struct hlo_attr *md = ir_attr(x->instr, ATTR_METADATA);
+	struct hlo_metadata d;
+	struct arena *a = &dp->f->arena;   /* kept until the dump is freed: *file lives there */
+	return md && metadata_decode(dp->f, ir_attr_value(md), a, &d, NULL) &&
+	       metadata_source(dp->m, &d, a, file, line);
+}
+
+/* The rule findings on instruction i (same module, computation, name). */
+static void cmd_oom_text_findings(FILE *out, const struct oom_dump *dp, const struct hlo_instr *i)
+{
+	char msg[600];
+	for (uint32_t k = 0; k < dp->sink.n; k++) {
+		const struct finding *f = dp->sink.items[k];
+		if (f->suppressed)
+			continue;
+		if ((size_t)i->name_len != strlen(f->instruction) || memcmp(f->instruction, i->name, i->name_len) ||
+		    strcmp(f->computation, i->comp->name->str))
+			continue;
+		snprintf(msg, sizeof msg, "[%s] %s", f->rule, f->message);
+		report_wrap(out, "note: check: ", msg, 13);
+	}
+}
+
+static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *t, const struct triage_alloc *x,
+			       const struct oom_dump *dp)
+{
+	const struct oom_alloc *al = x->al;
+	char a[24], b[24], msg[600];
+	int n = snprintf(msg, sizeof msg, t->from_model ? "largest buffer %u (hlolint): %s" : "allocation %u of the "
+			 "report: %s", al->rank, size_human(al->size, a));
+	if (al->shape)
+		n += snprintf(msg + n, sizeof msg - (size_t)n, " %.*s", (int)strcspn(al->shape, "{"), al->shape);
+	if (al->type)
+		n += snprintf(msg + n, sizeof msg - (size_t)n, " (%s)", al->type);
+	if (al->padding && al->unpadded != OOM_UNKNOWN)
+		snprintf(msg + n, sizeof msg - (size_t)n, "; %s of it is padding", size_human(al->padding, b));
+	if (!x->instr) {
+		fprintf(out, "%s:%u:1: note: %s [oom]\n", log, al->line, msg);
+		snprintf(msg, sizeof msg, "not found in the module%s%s%s", al->name ? " (label " : "",
+			 al->name ? al->name : "", al->name ? ")" : "");
+		report_wrap(out, "note: ", msg, 6);
+	} else {
+		uint64_t line, col;
+		struct span sp = ir_instr_name_span(x->instr);
+		source_position(dp->src, sp.start, &line, &col);
+		fprintf(out, "%s:%llu:%llu: warning: %s [oom]\n", dp->path, (unsigned long long)line,
+			(unsigned long long)col, msg);
+		diag_print_line(out, dp->src, sp);
+		snprintf(msg, sizeof msg, "found by %s", x->how);
+		report_wrap(out, "note: ", msg, 6);
+		cmd_oom_text_findings(out, dp, x->instr);
+	}
+	const char *file;
+	int64_t line;
+	if (cmd_oom_python(dp, x, &file, &line)) {
+		snprintf(msg, sizeof msg, "Python: %s:%lld", file, (long long)line);
+		report_wrap(out, "note: ", msg, 6);
+	}
+	const char *fix = cmd_oom_alloc_fix(al);
+	if (fix)
+		report_wrap(out, "note: fix: ", fix, 11);
+}
+
+static void cmd_oom_text(FILE *out, const char *log, const struct triage *ts, uint32_t n, const struct oom_dump *dp)
+{
+	uint32_t nallocs = 0, mapped = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		cmd_oom_text_head(out, log, &ts[k]);
+		cmd_oom_text_estimate(out, &ts[k], dp);
+		if (ts[k].from_model)
+			report_wrap(out, "note: ", "the report lists no allocations: below are the largest buffers of "
+				    "hlolint's model of the module", 6);
+		for (uint32_t j = 0; j < ts[k].nallocs; j++)
+			cmd_oom_text_alloc(out, log, &ts[k], &ts[k].allocs[j], dp);
+		nallocs += ts[k].nallocs;
+		mapped += ts[k].mapped;
+	}
+	fprintf(out, "hlolint: %u out-of-memory report%s, %u allocation%s", n, n == 1 ? "" : "s", nallocs,
+		nallocs == 1 ? "" : "s");
+	if (dp && dp->m)
+		fprintf(out, ", %u found in %s", mapped, dp->path);
+	fputc('\n', out);
+}
+
+/* ---- JSON ---- */
+
+static void cmd_oom_json_size(struct json_writer *w, const char *key, uint64_t v)
+{
+	json_key(w, key);
+	if (v == OOM_UNKNOWN)
+		json_null(w);
+	else
+		json_uint(w, v);
+}
+
+static void cmd_oom_json_str(struct json_writer *w, const char *key, const char *s)
+{
+	json_key(w, key);
+	if (s)
+		json_string(w, s);
+	else
+		json_null(w);
+}
+
+static void cmd_oom_json_alloc(struct json_writer *w, const struct triage_alloc *x, const struct oom_dump *dp)
+{
+	const struct oom_alloc *al = x->al;
+	json_begin_object(w);
+	json_key(w, "rank");
+	json_uint(w, al->rank);
+	json_key(w, "log_line");
+	json_uint(w, al->line);
+	cmd_oom_json_size(w, "bytes", al->size);
+	cmd_oom_json_size(w, "unpadded_bytes", al->unpadded);
+	cmd_oom_json_size(w, "padding_bytes", al->padding);
+	cmd_oom_json_str(w, "shape", al->shape);
+	cmd_oom_json_str(w, "type", al->type);
+	cmd_oom_json_str(w, "label", al->label);
+	cmd_oom_json_str(w, "op_name", al->op_name);
+	cmd_oom_json_str(w, "source_file", al->source_file);
+	json_key(w, "source_line");
+	json_int(w, al->source_line);
+	json_key(w, "instruction");
+	if (x->instr) {
+		uint64_t line, col;
+		source_position(dp->src, ir_instr_name_span(x->instr).start, &line, &col);
+		json_begin_object(w);
+		json_key(w, "path");
+		json_string(w, dp->path);
+		json_key(w, "line");
+		json_uint(w, line);
+		json_key(w, "col");
+		json_uint(w, col);
+		json_key(w, "name");
+		json_string_n(w, x->instr->name, x->instr->name_len);
+		json_key(w, "computation");
+		json_string(w, x->instr->comp->name->str);
+		json_key(w, "found_by");
+		json_string(w, x->how);
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
+	json_key(w, "fix");
+	const char *fix = cmd_oom_alloc_fix(al);
+	if (fix)
+		json_string(w, fix);
+	else
+		json_null(w);
+	json_end_object(w);
+}
+
+static void cmd_oom_json_report(struct json_writer *w, const struct triage *t, const struct oom_dump *dp)
+{
+	const struct oom_report *r = t->r;
+	json_begin_object(w);
+	json_key(w, "kind");
+	json_string(w, oomlog_kind_name(r->kind));
+	json_key(w, "log_line");
+	json_uint(w, r->line);
+	cmd_oom_json_str(w, "memory_space", r->space);
+	cmd_oom_json_size(w, "used_bytes", r->used);
+	cmd_oom_json_size(w, "capacity_bytes", r->capacity);
+	cmd_oom_json_size(w, "exceeded_bytes", r->exceeded);
+	cmd_oom_json_size(w, "program_bytes", r->requirement);
+	cmd_oom_json_size(w, "hlo_temp_bytes", r->hlo_temp);
+	cmd_oom_json_size(w, "fragmentation_bytes", r->fragmentation);
+	cmd_oom_json_size(w, "tensorcore_bytes", r->tensorcore);
+	cmd_oom_json_size(w, "sparsecore_bytes", r->sparsecore);
+	json_key(w, "class");
+	json_string(w, triage_class_name(t->cls));
+	json_key(w, "allocations_from");
+	json_string(w, t->from_model ? "hlolint" : "xla");
+	json_key(w, "fixes");
+	json_begin_array(w);
+	for (const char *const *f = triage_fixes(t->cls, r->kind); *f; f++)
+		json_string(w, *f);
+	json_end_array(w);
+	json_key(w, "estimate_bytes");
+	if (dp && dp->mm)
+		json_uint(w, dp->mm->total_bytes);
+	else
+		json_null(w);
+	json_key(w, "allocations");
+	json_begin_array(w);
+	for (uint32_t j = 0; j < t->nallocs; j++)
+		cmd_oom_json_alloc(w, &t->allocs[j], dp);
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void cmd_oom_json(FILE *out, const char *log, const struct triage *ts, uint32_t n, const struct oom_dump *dp)
+{
+	struct json_writer w;
+	json_init(&w, out, 2);
+	json_begin_object(&w);
+	json_key(&w, "schema");
+	json_int(&w, 1);
+	json_key(&w, "log");
+	json_string(&w, log);
+	json_key(&w, "module");
+	if (dp && dp->m) {
+		json_begin_object(&w);
+		json_key(&w, "path");
+		json_string(&w, dp->path);
+		json_key(&w, "name");
+		json_string(&w, dp->m->name ? dp->m->name->str : "");
+		json_end_object(&w);
+	} else {
+		json_null(&w);
+	}
+	json_key(&w, "reports");
+	json_begin_array(&w);
+	for (uint32_t k = 0; k < n; k++)
+		cmd_oom_json_report(&w, &ts[k], dp);
+	json_end_array(&w);
+	json_end_object(&w);
+	json_finish(&w);
+}
+
+/* ---- Driver ---- */
+
+/* The log's reports; false after saying why (none is an error). */
+static bool cmd_oom_read(const char *log, struct arena *a, struct source **src, struct oom_log *ol)
+{
+	char err[512];
+	*src = source_load(log, err, sizeof err);
+	if (!*src) {
+		fprintf(stderr, "%s\n", err);
+		return false;
+	}
+	if (oomlog_read(*src, a, ol))
+		return true;
+	fprintf(stderr, "%s:1:1: error: no XLA out-of-memory report in this log (docs/oom.md lists the forms "
+			"read)\n", (*src)->path);
+	return false;
+}
+
+static int cmd_oom_run(const struct oom_args *a, struct config *cfg, struct diag_sink *d)
+{
+	struct arena ar;
+	arena_init(&ar);
+	struct source *log;
+	struct oom_log ol;
+	struct oom_dump dp = { 0 };
+	int rc = 2;
+	if (!cmd_oom_read(a->log, &ar, &log, &ol))
+		goto done;
+	const struct oom_report *last = &ol.reports[ol.nreports - 1];
+	if (a->dump) {
+		if (!cmd_oom_choose(a->dump, last, d, &dp))
+			goto done;
+		/* The report knows the device's limit: the rules judge against it. */
+		if (!cfg->hbm_bytes && last->capacity != OOM_UNKNOWN && last->capacity <= INT64_MAX)
+			cfg->hbm_bytes = (int64_t)last->capacity;
+		cmd_oom_lint(&dp, cfg, d);
+	}
+	struct triage *ts = arena_array(&ar, ol.nreports, sizeof *ts);
+	for (uint32_t k = 0; k < ol.nreports; k++) {
+		triage_classify(&ol.reports[k], &ts[k]);
+		triage_map(&ts[k], dp.m, &ar);
+		triage_from_model(&ts[k], dp.mm, 10, &ar);
+	}
+	if (a->format == REPORT_JSON)
+		cmd_oom_json(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL);
+	else
+		cmd_oom_text(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL);
+	rc = fflush(stdout) || ferror(stdout) ? 2 : cfg->exit_zero ? 0 : 1;
+	if (rc == 2)
+		fprintf(stderr, "hlolint: error: cannot write the output\n");
+done:
+	cmd_oom_dump_free(&dp);
+	source_free(log);
+	arena_free(&ar);
+	return rc;
+}
+
+int cmd_oom(int argc, char **argv)
+{
+	struct oom_args a = { .format = REPORT_TEXT, .lint = { .max_errors = 20 } };
+	bool help = false;
+	struct config cfg;
+	config_init(&cfg);
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	int rc = 2;
+	if (!cmd_oom_scan(argc, argv, &a, &help))
+		goto done;
+	if (help || !a.log) {
+		cmd_oom_help(help ? stdout : stderr);
+		rc = help ? 0 : 2;
+		goto done;
+	}
+	d.max_errors = a.lint.max_errors;
+	if (cmd_lint_config(&a.lint, &cfg, &d, cmd_oom_apply, argc, argv))
+		rc = cmd_oom_run(&a, &cfg, &d);
+done:
+	config_free(&cfg);
+	diag_free(&d);
+	return rc;
+}

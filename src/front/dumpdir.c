@@ -1,0 +1,209 @@
+/* dumpdir.c - chooses the modules of an XLA dump folder: XLA names them
+ * module_<id>.<name>.<stage>.txt beside many sidecars; we keep, per module
+ * id, the newest after-optimizations module (and the before-optimizations
+ * one when asked).  It does not parse them. */
+#include "dumpdir.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "arena.h"
+
+bool dumpdir_is_dir(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool dumpdir_ends(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* A text module by its extension (gzip allowed). */
+static bool dumpdir_is_text(const char *name)
+{
+	static const char *const ext[] = { ".txt", ".hlo", ".hlotxt", ".txt.gz", ".hlo.gz", NULL };
+	for (int k = 0; ext[k]; k++)
+		if (dumpdir_ends(name, ext[k]))
+			return true;
+	return false;
+}
+
+/* Files XLA writes beside the modules. */
+static bool dumpdir_is_sidecar(const char *name)
+{
+	static const char *const marks[] = { "buffer-assignment", "memory-usage-report", "tpu_comp_env",
+					     "debug_options", "execution_options", "autotune", ".ir-", "-ptx",
+					     "thunk_sequence", NULL };
+	for (int k = 0; marks[k]; k++)
+		if (strstr(name, marks[k]))
+			return true;
+	return false;
+}
+
+enum dumpdir_stage { STAGE_NONE, STAGE_BEFORE, STAGE_AFTER };
+
+static enum dumpdir_stage dumpdir_stage(const char *name)
+{
+	if (strstr(name, "after_optimizations"))
+		return STAGE_AFTER;
+	if (strstr(name, "before_optimizations"))
+		return STAGE_BEFORE;
+	return STAGE_NONE;
+}
+
+struct dumpdir_entry {
+	char *name;
+	char id[64];                /* "module_0012" or the whole name */
+	enum dumpdir_stage stage;
+	struct timespec mtime;
+	bool keep;
+};
+
+static int dumpdir_cmp(const void *pa, const void *pb)
+{
+	const struct dumpdir_entry *a = pa, *b = pb;
+	return strcmp(a->name, b->name);
+}
+
+static bool dumpdir_newer(const struct dumpdir_entry *a, const struct dumpdir_entry *b)
+{
+	return a->mtime.tv_sec != b->mtime.tv_sec ? a->mtime.tv_sec > b->mtime.tv_sec
+						  : a->mtime.tv_nsec > b->mtime.tv_nsec;
+}
+
+/* Reads dir's text files that are not sidecars. */
+static bool dumpdir_read(const char *dir, struct dumpdir_entry **out, uint32_t *n, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "%s: error: cannot read the folder: %s", dir, strerror(errno));
+		return false;
+	}
+	uint32_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !dumpdir_is_text(de->d_name) || dumpdir_is_sidecar(de->d_name))
+			continue;
+		size_t plen = strlen(dir) + strlen(de->d_name) + 2;
+		char *path = xmalloc(plen);
+		snprintf(path, plen, "%s/%s", dir, de->d_name);
+		struct stat st;
+		bool file = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+		free(path);
+		if (!file)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 32;
+			*out = xreallocarray(*out, cap, sizeof **out);
+		}
+		struct dumpdir_entry *e = &(*out)[(*n)++];
+		memset(e, 0, sizeof *e);
+		e->name = xstrdup(de->d_name);
+		e->stage = dumpdir_stage(e->name);
+		e->mtime = st.st_mtim;
+		size_t idn = !strncmp(e->name, "module_", 7) ? strcspn(e->name, ".") : strlen(e->name);
+		snprintf(e->id, sizeof e->id, "%.*s", (int)(idn < sizeof e->id ? idn : sizeof e->id - 1), e->name);
+	}
+	closedir(d);
+	return true;
+}
+
+/* Keeps the newest entry per (id, stage) among the stages wanted. */
+static void dumpdir_choose(struct dumpdir_entry *v, uint32_t n, bool all_stages)
+{
+	bool staged = false;
+	for (uint32_t k = 0; k < n; k++)
+		staged |= v[k].stage != STAGE_NONE;
+	for (uint32_t k = 0; k < n; k++) {
+		struct dumpdir_entry *e = &v[k];
+		e->keep = staged ? e->stage == STAGE_AFTER || (all_stages && e->stage == STAGE_BEFORE) : true;
+		for (uint32_t j = 0; j < n && e->keep; j++)
+			if (j != k && v[j].stage == e->stage && !strcmp(v[j].id, e->id) && staged &&
+			    (dumpdir_newer(&v[j], e) || (!dumpdir_newer(e, &v[j]) && j < k)))
+				e->keep = false;
+	}
+}
+
+bool dumpdir_list(const char *dir, bool all_stages, struct dumpdir *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	struct dumpdir_entry *v;
+	uint32_t n;
+	if (!dumpdir_read(dir, &v, &n, err, errlen))
+		return false;
+	if (n)
+		qsort(v, n, sizeof *v, dumpdir_cmp);
+	dumpdir_choose(v, n, all_stages);
+	out->paths = xcalloc(n ? n : 1, sizeof *out->paths);
+	for (uint32_t k = 0; k < n; k++) {
+		if (v[k].keep) {
+			size_t dn = strlen(dir);
+			while (dn > 1 && dir[dn - 1] == '/')
+				dn--;
+			size_t plen = dn + strlen(v[k].name) + 2;
+			char *p = xmalloc(plen);
+			snprintf(p, plen, "%.*s/%s", (int)dn, dir, v[k].name);
+			out->paths[out->n++] = p;
+		}
+		free(v[k].name);
+	}
+	free(v);
+	return true;
+}
+
+void dumpdir_free(struct dumpdir *d)
+{
+	for (uint32_t k = 0; k < d->n; k++)
+		free(d->paths[k]);
+	free(d->paths);
+	memset(d, 0, sizeof *d);
+}
+
+static char *dumpdir_exists(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *p = xmalloc(n);
+	snprintf(p, n, "%s%s%s", a, b, c);
+	struct stat st;
+	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		return p;
+	free(p);
+	return NULL;
+}
+
+char *dumpdir_sidecar(const char *path, const char *what)
+{
+	/* XLA: <module>.txt -> <module>-<what>.txt */
+	size_t n = strlen(path);
+	char *base = xstrdup(path);
+	if (dumpdir_ends(base, ".gz"))
+		base[n -= 3] = 0;
+	if (dumpdir_ends(base, ".txt") || dumpdir_ends(base, ".hlo"))
+		base[n - 4] = 0;
+	char dash[80];
+	snprintf(dash, sizeof dash, "-%s", what);
+	char *p = dumpdir_exists(base, dash, ".txt");
+	if (!p)
+		p = dumpdir_exists(base, dash, ".txt.gz");
+	free(base);
+	if (p)
+		return p;
+	/* One module per folder (corpora/xla/out): <dir>/<what>.txt */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrdup(path) : xstrdup(".");
+	if (slash)
+		dir[slash - path] = 0;
+	snprintf(dash, sizeof dash, "/%s", what);
+	p = dumpdir_exists(dir, dash, ".txt");
+	if (!p)
+		p = dumpdir_exists(dir, dash, ".txt.gz");
+	free(dir);
+	return p;
+}
