@@ -130,14 +130,18 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	struct finding_sink *fs = ctx->findings;
 	uint64_t hbm = mm->hbm_bytes;
 	/* The budget holds XLA's total allocation (alloc.h), what an
-	 * out-of-memory report calls "used"; the liveness peak says where. */
-	if (!hbm || (mm->total_bytes <= hbm && mm->total_bytes_max <= hbm))
+	 * out-of-memory report calls "used"; the liveness peak says where.
+	 * XLA's own figure, when its buffer assignment sits beside the dump,
+	 * decides instead of the estimate. */
+	uint64_t total = mm->xla_total_bytes ? mm->xla_total_bytes : mm->total_bytes;
+	uint64_t total_max = mm->xla_total_bytes ? total : mm->total_bytes_max;
+	if (!hbm || (total <= hbm && total_max <= hbm))
 		return 0;
-	bool over = mm->total_bytes > hbm;
+	bool over = total > hbm;
 	char pb[16], hb[16], eb[16], xb[16];
-	size_human(mm->total_bytes, pb);
+	size_human(total, pb);
 	size_human(hbm, hb);
-	uint64_t excess = over ? mm->total_bytes - hbm : mm->total_bytes_max - hbm;
+	uint64_t excess = over ? total - hbm : total_max - hbm;
 	size_human(excess, eb);
 	char dev[96];
 	if (mm->hbm_given)
@@ -149,15 +153,18 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	 * bound, so exceeding the budget is a warning, never an error. */
 	if (over)
 		f = finding_add(fs, HB_RULE, mm->unoptimized ? FINDING_WARNING : FINDING_ERROR, m, mm->peak_at,
-				"estimated device memory %s (total allocation) exceeds %s by %s (%.1f%%)%s", pb, dev,
-				eb, 100.0 * (double)mm->total_bytes / (double)hbm,
-				mm->unoptimized ? " before fusion and scheduling" : "");
+				"%s device memory %s (total allocation) exceeds %s by %s (%.1f%%)%s",
+				mm->xla_total_bytes ? "XLA's" : "estimated", pb, dev, eb,
+				100.0 * (double)total / (double)hbm, mm->unoptimized ? " before fusion and scheduling" : "");
 	else
 		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "estimated device memory %s fits %s, "
 				"but up to %s with the large default tiling exceeds it by %s", pb, dev,
 				size_human(mm->total_bytes_max, xb), eb);
-	finding_set_bytes(f, (int64_t)mm->total_bytes);
+	finding_set_bytes(f, (int64_t)total);
 	finding_set_key(fs, f, "peak");
+	if (mm->xla_total_bytes)
+		finding_note(fs, f, "the figure is XLA's own buffer assignment, found beside the dump; hlolint estimates %s",
+			     size_human(mm->total_bytes, xb));
 	if (mm->unoptimized)
 		finding_note(fs, f, "the module is not fused or scheduled yet (no schedule, no fusion): the estimate is an "
 			     "upper bound; check the after-optimizations dump");
@@ -178,15 +185,17 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	}
 	hb_live_notes(fs, f, mm, ctx->config);
 	uint32_t nfix;
-	uint64_t total = hb_fix_notes(fs, f, excess, eb, &nfix);
+	uint64_t fixable = hb_fix_notes(fs, f, excess, eb, &nfix);
 	finding_field_int(fs, f, "total_bytes", (int64_t)mm->total_bytes);
 	finding_field_int(fs, f, "total_bytes_max", (int64_t)mm->total_bytes_max);
+	if (mm->xla_total_bytes)
+		finding_field_int(fs, f, "xla_total_bytes", (int64_t)mm->xla_total_bytes);
 	finding_field_int(fs, f, "peak_bytes", (int64_t)mm->peak_bytes);
 	finding_field_int(fs, f, "peak_bytes_max", (int64_t)mm->peak_bytes_max);
 	finding_field_int(fs, f, "hbm_bytes", (int64_t)hbm);
 	finding_field_int(fs, f, "excess_bytes", (int64_t)excess);
-	finding_field_int(fs, f, "fixable_bytes", (int64_t)total);
-	finding_field_bool(fs, f, "fixable", nfix && total >= excess);
+	finding_field_int(fs, f, "fixable_bytes", (int64_t)fixable);
+	finding_field_bool(fs, f, "fixable", nfix && fixable >= excess);
 	return 1;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "dumpdir.h"
 
 const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
 {
@@ -122,6 +123,10 @@ int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 		a->no_config = true;
 		return 1;
 	}
+	if (!strcmp(s, "--all-stages")) {
+		a->all_stages = true;
+		return 1;
+	}
 	return !strcmp(s, "--exit-zero");  /* applied with the config */
 }
 
@@ -135,4 +140,59 @@ bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct d
 	bool ok = !path || config_load(cfg, path, d);
 	free(found);
 	return ok && apply(argc, argv, cfg) && (!a->baseline || config_baseline_load(cfg, a->baseline, d));
+}
+
+bool cmd_inputs(char *const *files, int nfiles, bool all_stages, struct cmd_inputs *out)
+{
+	memset(out, 0, sizeof *out);
+	int cap = nfiles + 1;
+	out->paths = xcalloc((size_t)cap, sizeof *out->paths);
+	for (int k = 0; k < nfiles; k++) {
+		if (!dumpdir_is_dir(files[k])) {
+			out->paths[out->n++] = files[k];
+			continue;
+		}
+		struct dumpdir dd;
+		char err[512];
+		bool ok = dumpdir_list(files[k], all_stages, &dd, err, sizeof err);
+		if (ok && !dd.n)
+			snprintf(err, sizeof err, "%s: error: no module in this folder (expected XLA's "
+				 "module_*.after_optimizations.txt)", files[k]);
+		if (!ok || !dd.n) {
+			fprintf(stderr, "%s\n", err);
+			dumpdir_free(&dd);
+			cmd_inputs_free(out);
+			return false;
+		}
+		cap += (int)dd.n;
+		out->paths = xreallocarray(out->paths, (size_t)cap, sizeof *out->paths);
+		out->owned = xreallocarray(out->owned, (size_t)out->nowned + dd.n, sizeof *out->owned);
+		for (uint32_t j = 0; j < dd.n; j++) {
+			out->paths[out->n++] = dd.paths[j];
+			out->owned[out->nowned++] = dd.paths[j];
+		}
+		free(dd.paths);
+	}
+	return true;
+}
+
+bool cmd_input_one(const char *file, bool all_stages, struct cmd_inputs *out)
+{
+	char *const files[] = { (char *)file };
+	if (!cmd_inputs(files, 1, all_stages, out))
+		return false;
+	if (out->n == 1)
+		return true;
+	fprintf(stderr, "%s: error: this folder holds %d modules; name one of them\n", file, out->n);
+	cmd_inputs_free(out);
+	return false;
+}
+
+void cmd_inputs_free(struct cmd_inputs *in)
+{
+	for (int k = 0; k < in->nowned; k++)
+		free(in->owned[k]);
+	free(in->owned);
+	free(in->paths);
+	memset(in, 0, sizeof *in);
 }

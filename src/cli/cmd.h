@@ -33,10 +33,27 @@ struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source *
 bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, const char *const *valued,
 		     const char *const *flags);
 
+/* The inputs of a command: the files as given, each --xla_dump_to folder
+ * replaced by the modules dumpdir_list chooses in it (the
+ * before-optimizations ones too with all_stages). */
+struct cmd_inputs {
+	char **paths;               /* n entries: argv's strings or malloc'd ones (owned) */
+	int n;
+	char **owned;
+	int nowned;
+};
+/* False after an error message (a folder that cannot be read or holds no
+ * module). */
+bool cmd_inputs(char *const *files, int nfiles, bool all_stages, struct cmd_inputs *out);
+void cmd_inputs_free(struct cmd_inputs *in);
+/* One input (annotate, fmt): a folder must hold exactly one module. */
+bool cmd_input_one(const char *file, bool all_stages, struct cmd_inputs *out);
+
 /* The options check and annotate read before the project config. */
 struct cmd_lint_args {
 	const char *config, *baseline;
 	bool no_config;
+	bool all_stages;            /* --all-stages: folders give before-optimizations modules too */
 	unsigned max_errors;
 };
 /* Takes argv[*i] into a when it is one of them (--config, --no-config,

@@ -24,6 +24,8 @@ static void cmd_annotate_help(FILE *out)
 {
 	fprintf(out,
 		"usage: hlolint annotate [options] FILE\n\n"
+		"FILE may be a --xla_dump_to folder that holds one module (--all-stages counts\n"
+		"the before-optimizations ones).\n"
 		"Runs the rules of 'hlolint check' over FILE and writes the module back with each\n"
 		"finding as a '// hlolint: rule: message; suggestion' comment above its instruction\n"
 		"and a summary after the HloModule line.  Everything else comes out byte for byte;\n"
@@ -110,7 +112,7 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 static bool cmd_annotate_config(int argc, char **argv, struct config *c)
 {
 	static const char *const valued[] = { "-o", "--output", "--config", "--baseline", "--max-errors", NULL };
-	static const char *const flags[] = { "--apply", "--in-place", "--diff", "--no-config", NULL };
+	static const char *const flags[] = { "--apply", "--in-place", "--diff", "--no-config", "--all-stages", NULL };
 	return cmd_config_args(argc, argv, c, "annotate", valued, flags);
 }
 
@@ -266,6 +268,7 @@ struct cmd_annotate_run {
 	struct annotate_item **items;
 	uint32_t *nitems, nmod, *napplicable, *napplied;
 	bool measured;
+	struct cmd_inputs in;       /* a.file as given, or the one module of the folder it names */
 	char *applied_text, *out;
 	size_t applied_len, out_len;
 };
@@ -465,6 +468,7 @@ static bool cmd_annotate_setup(struct cmd_annotate_run *r, int argc, char **argv
 
 static void cmd_annotate_free(struct cmd_annotate_run *r)
 {
+	cmd_inputs_free(&r->in);
 	if (r->items)
 		for (uint32_t j = 0; j < r->nmod; j++)
 			free(r->items[j]);
@@ -512,6 +516,9 @@ int cmd_annotate(int argc, char **argv)
 		cmd_annotate_help(stderr);
 		goto done;
 	}
+	if (!cmd_input_one(r->a.file, r->a.lint.all_stages, &r->in))
+		goto done;
+	r->a.file = r->in.paths[0];
 	struct diag_sink d;
 	diag_init(&d, stderr, r->a.lint.max_errors);
 	if (!cmd_annotate_setup(r, argc, argv, &d))

@@ -20,7 +20,10 @@ static void cmd_check_help(FILE *out)
 	fprintf(out,
 		"usage: hlolint check [options] FILE...\n\n"
 		"Runs the rules (see 'hlolint rules') over every module of each FILE ('-' = stdin,\n"
-		".gz accepted) and reports findings.  Exit status: 0 nothing at or above --fail-on,\n"
+		".gz accepted; a --xla_dump_to folder gives its after-optimizations modules,\n"
+		"--all-stages the before-optimizations ones too) and reports findings.  Where XLA's\n"
+		"buffer assignment sits beside a module, hbm-over-budget judges with its figure.\n"
+		"Exit status: 0 nothing at or above --fail-on,\n"
 		"1 findings, 2 usage, config, I/O or parse error.\n\n"
 		"  --format F            text (default), json, sarif or github\n"
 		"  --select RULES        run only these rules (comma-separated names or globs, 'all')\n"
@@ -97,7 +100,7 @@ static bool cmd_check_apply(int argc, char **argv, struct config *c)
 {
 	static const char *const valued[] = { "--config", "--baseline", "--write-baseline", "--format", "--max-errors",
 					      NULL };
-	static const char *const flags[] = { "--no-config", NULL };
+	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
 	return cmd_config_args(argc, argv, c, "check", valued, flags);
 }
 
@@ -178,8 +181,14 @@ int cmd_check(int argc, char **argv)
 	struct report *rep = report_new(a.format, stdout, CHECK_VERSION);
 	bool ok = true;
 	unsigned bad = 0;
-	for (int k = 0; k < a.nfiles && !diag_full(&d); k++)
-		if (!cmd_check_file(a.files[k], (uint32_t)k, &cfg, &d, &sink, rep)) {
+	struct cmd_inputs in;
+	if (!cmd_inputs(a.files, a.nfiles, a.lint.all_stages, &in)) {
+		report_free(rep);
+		finding_sink_free(&sink);
+		goto done;
+	}
+	for (int k = 0; k < in.n && !diag_full(&d); k++)
+		if (!cmd_check_file(in.paths[k], (uint32_t)k, &cfg, &d, &sink, rep)) {
 			ok = false;
 			bad++;
 		}
@@ -204,6 +213,7 @@ int cmd_check(int argc, char **argv)
 	rc = !ok ? 2 : failing && !cfg.exit_zero ? 1 : 0;
 	report_free(rep);
 	finding_sink_free(&sink);
+	cmd_inputs_free(&in);
 done:
 	diag_free(&d);
 	config_free(&cfg);

@@ -9,7 +9,8 @@
 
 static void cmd_fmt_help(FILE *out)
 {
-	fprintf(out, "usage: hlolint fmt [--style=default|long|short] FILE\n\n"
+	fprintf(out, "usage: hlolint fmt [--style=default|long|short] [--all-stages] FILE\n\n"
+		     "FILE may be a --xla_dump_to folder that holds one module.\n"
 		     "Prints every module of FILE from the parsed IR:\n"
 		     "  default  what JAX's compiled.as_text() prints\n"
 		     "  long     default plus operand shapes and large constants\n"
@@ -21,6 +22,7 @@ int cmd_fmt(int argc, char **argv)
 {
 	enum print_style style = PRINT_DEFAULT;
 	const char *file = NULL;
+	bool all_stages = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -38,6 +40,8 @@ int cmd_fmt(int argc, char **argv)
 				fprintf(stderr, "hlolint: error: unknown style '%s' (default, long or short)\n", v);
 				return 2;
 			}
+		} else if (!strcmp(a, "--all-stages")) {
+			all_stages = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "hlolint: error: unknown option '%s' for fmt\n", a);
 			return 2;
@@ -52,10 +56,13 @@ int cmd_fmt(int argc, char **argv)
 		cmd_fmt_help(stderr);
 		return 2;
 	}
+	struct cmd_inputs in;
+	if (!cmd_input_one(file, all_stages, &in))
+		return 2;
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
 	struct source *src;
-	struct hlo_file *f = cmd_load(file, &d, &src);
+	struct hlo_file *f = cmd_load(in.paths[0], &d, &src);
 	int rc = 0;
 	if (d.errors)
 		rc = 2;
@@ -68,5 +75,6 @@ int cmd_fmt(int argc, char **argv)
 	}
 	parse_free(f);
 	source_free(src);
+	cmd_inputs_free(&in);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include "mem.h"
 #include "report.h"
 #include "size.h"
+#include "xlastats.h"
 #include "target.h"
 #include "metadata.h"
 
@@ -18,12 +19,16 @@ struct cmd_mem_opts {
 	struct mem_options mo;
 	unsigned top;
 	bool json;
+	bool all_stages;
 };
 
 static void cmd_mem_help(FILE *out)
 {
 	fprintf(out, "usage: hlolint mem [options] FILE...\n\n"
-		     "Estimates the per-device memory of every module in each FILE ('-' = stdin):\n"
+		     "Estimates the per-device memory of every module in each FILE ('-' = stdin; a\n"
+		     "--xla_dump_to folder gives its after-optimizations modules, --all-stages the\n"
+		     "before-optimizations ones too; XLA's buffer assignment beside a module is\n"
+		     "printed as \"XLA said\"):\n"
 		     "peak HBM usage and where it happens, arguments/outputs/temporaries/aliased\n"
 		     "bytes, host memory, and the largest allocations with their padding.\n\n"
 		     "  --target T        device: sets default TPU tiling and capacity (default:\n"
@@ -46,24 +51,6 @@ static void cmd_mem_help(FILE *out)
 		     "fragmentation, scoped VMEM or SparseCore memory.\n");
 }
 
-static const char *cmd_mem_value(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
-	if (!strncmp(argv[*i], opt, n) && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "hlolint: error: option '%s' needs a value\n", opt);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static bool cmd_mem_is(const char *arg, const char *opt)
-{
-	size_t n = strlen(opt);
-	return !strncmp(arg, opt, n) && (arg[n] == 0 || arg[n] == '=');
-}
-
 /* Parses the options; files go to files.  Returns -1 to go on, else the exit status. */
 static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **files, int *nfiles)
 {
@@ -72,8 +59,8 @@ static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **fi
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			cmd_mem_help(stdout);
 			return 0;
-		} else if (cmd_mem_is(a, "--target")) {
-			if (!(v = cmd_mem_value(argc, argv, &i, "--target")))
+		} else if (cmd_opt_is(a, "--target")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--target")))
 				return 2;
 			if (!(o->mo.target = target_find(v))) {
 				fprintf(stderr, "hlolint: error: unknown target '%s'; one of:", v);
@@ -82,19 +69,19 @@ static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **fi
 				fputc('\n', stderr);
 				return 2;
 			}
-		} else if (cmd_mem_is(a, "--hbm")) {
-			if (!(v = cmd_mem_value(argc, argv, &i, "--hbm")))
+		} else if (cmd_opt_is(a, "--hbm")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--hbm")))
 				return 2;
 			if (!target_parse_size(v, &o->mo.hbm_bytes)) {
 				fprintf(stderr, "hlolint: error: --hbm expects a size such as 16G, 16GiB, 80GB or "
 						"17179869184, got '%s'\n", v);
 				return 2;
 			}
-		} else if (cmd_mem_is(a, "--top")) {
-			if (!(v = cmd_mem_value(argc, argv, &i, "--top")) || !cmd_uint_arg("--top", v, &o->top))
+		} else if (cmd_opt_is(a, "--top")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--top")) || !cmd_uint_arg("--top", v, &o->top))
 				return 2;
-		} else if (cmd_mem_is(a, "--partitioned")) {
-			if (!(v = cmd_mem_value(argc, argv, &i, "--partitioned")))
+		} else if (cmd_opt_is(a, "--partitioned")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--partitioned")))
 				return 2;
 			if (!strcmp(v, "yes"))
 				o->mo.partitioned = 1;
@@ -106,8 +93,8 @@ static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **fi
 				fprintf(stderr, "hlolint: error: --partitioned expects yes, no or auto, got '%s'\n", v);
 				return 2;
 			}
-		} else if (cmd_mem_is(a, "--format")) {
-			if (!(v = cmd_mem_value(argc, argv, &i, "--format")))
+		} else if (cmd_opt_is(a, "--format")) {
+			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
 				return 2;
 			if (!strcmp(v, "json"))
 				o->json = true;
@@ -117,6 +104,8 @@ static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **fi
 				fprintf(stderr, "hlolint: error: unknown format '%s' (text or json)\n", v);
 				return 2;
 			}
+		} else if (!strcmp(a, "--all-stages")) {
+			o->all_stages = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "hlolint: error: unknown option '%s' for mem\n", a);
 			return 2;
@@ -286,6 +275,11 @@ static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
 	else
 		fprintf(out, "Total %s allocation >= %s, as XLA's buffer assignment adds up\n", mem,
 			cmd_mem_h(mm->total_bytes, h1));
+	if (mm->xla_total_bytes) {
+		double d = ((double)mm->total_bytes - (double)mm->xla_total_bytes) * 100.0 / (double)mm->xla_total_bytes;
+		fprintf(out, "    XLA said: %s (its buffer assignment beside the module; hlolint %+.1f%%)\n",
+			cmd_mem_h(mm->xla_total_bytes, h1), d);
+	}
 	if (mm->unoptimized)
 		fprintf(out, "    an upper bound: the module is not fused or scheduled yet (a before-optimizations\n"
 			     "    dump); the compiled program needs less\n");
@@ -433,6 +427,9 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 #define CMD_MEM_FIGURE(f) json_key(w, #f); json_uint(w, mm->f);
 	MEM_FIGURES(CMD_MEM_FIGURE)
 #undef CMD_MEM_FIGURE
+#define CMD_MEM_KNOWN(f) if (mm->f) { json_key(w, #f); json_uint(w, mm->f); }
+	MEM_FIGURES_KNOWN(CMD_MEM_KNOWN)
+#undef CMD_MEM_KNOWN
 	json_key(w, "peak_is_upper_bound");
 	json_bool(w, mm->unoptimized);
 	json_key(w, "peak_at");
@@ -500,10 +497,14 @@ int cmd_mem(int argc, char **argv)
 	int nfiles = 0;
 	char **files = xcalloc((size_t)argc, sizeof *files);
 	int rc = cmd_mem_args(argc, argv, &o, files, &nfiles);
-	if (rc >= 0) {
-		free(files);
+	struct cmd_inputs in;
+	if (rc < 0 && !cmd_inputs(files, nfiles, o.all_stages, &in))
+		rc = 2;
+	free(files);
+	if (rc >= 0)
 		return rc;
-	}
+	files = in.paths;
+	nfiles = in.n;
 	rc = 0;
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
@@ -525,6 +526,9 @@ int cmd_mem(int argc, char **argv)
 		struct hlo_file *f = cmd_load(files[k], &d, &src);
 		if (d.errors != before)
 			rc = 2;
+		struct xla_stats xs;
+		bool have_xla = xlastats_read(files[k], &xs);
+		o.mo.xla_total_bytes = have_xla ? xlastats_total(&xs) : 0;
 		for (struct hlo_module *m = f ? f->modules : NULL; m; m = m->next) {
 			if (!m->valid) {
 				rc = 2;
@@ -546,6 +550,8 @@ int cmd_mem(int argc, char **argv)
 			arena_free(&a);
 		}
 		parse_free(f);
+		if (have_xla)
+			xlastats_free(&xs);
 		source_free(src);
 	}
 	if (o.json) {
@@ -559,6 +565,6 @@ int cmd_mem(int argc, char **argv)
 		fprintf(stderr, "hlolint: error: cannot write output\n");
 		rc = 2;
 	}
-	free(files);
+	cmd_inputs_free(&in);
 	return rc;
 }

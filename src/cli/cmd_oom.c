@@ -91,7 +91,7 @@ static bool cmd_oom_scan(int argc, char **argv, struct oom_args *a, bool *help)
 static bool cmd_oom_apply(int argc, char **argv, struct config *c)
 {
 	static const char *const valued[] = { "--config", "--baseline", "--format", "--max-errors", NULL };
-	static const char *const flags[] = { "--no-config", NULL };
+	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
 	return cmd_config_args(argc, argv, c, "oom", valued, flags);
 }
 
@@ -127,12 +127,13 @@ static struct hlo_module *cmd_oom_best_module(struct hlo_file *f, const struct o
 
 /* Loads the candidates of dump (a file or a folder) and keeps the one whose
  * module matches r best; false after an error message. */
-static bool cmd_oom_choose(const char *dump, const struct oom_report *r, struct diag_sink *d, struct oom_dump *out)
+static bool cmd_oom_choose(const char *dump, bool all_stages, const struct oom_report *r, struct diag_sink *d,
+			   struct oom_dump *out)
 {
 	struct dumpdir dd = { 0 };
 	char err[512];
 	if (dumpdir_is_dir(dump)) {
-		if (!dumpdir_list(dump, false, &dd, err, sizeof err)) {
+		if (!dumpdir_list(dump, all_stages, &dd, err, sizeof err)) {
 			fprintf(stderr, "%s\n", err);
 			return false;
 		}
@@ -568,7 +569,7 @@ static int cmd_oom_run(const struct oom_args *a, struct config *cfg, struct diag
 		goto done;
 	const struct oom_report *last = &ol.reports[ol.nreports - 1];
 	if (a->dump) {
-		if (!cmd_oom_choose(a->dump, last, d, &dp))
+		if (!cmd_oom_choose(a->dump, a->lint.all_stages, last, d, &dp))
 			goto done;
 		/* The report knows the device's limit: the rules judge against it. */
 		if (!cfg->hbm_bytes && last->capacity != OOM_UNKNOWN && last->capacity <= INT64_MAX)

@@ -7,8 +7,10 @@
 
 static void cmd_parse_help(FILE *out)
 {
-	fprintf(out, "usage: hlolint parse [--max-errors N] FILE...\n\n"
-		     "Parses and verifies every module in each FILE ('-' = stdin, .gz accepted).\n"
+	fprintf(out, "usage: hlolint parse [--max-errors N] [--all-stages] FILE...\n\n"
+		     "Parses and verifies every module in each FILE ('-' = stdin, .gz accepted; a\n"
+		     "--xla_dump_to folder gives its after-optimizations modules, --all-stages the\n"
+		     "before-optimizations ones too).\n"
 		     "Prints nothing and exits 0 when all are valid; otherwise prints\n"
 		     "'path:line:col: error: message' with the source line and a caret, exit 2.\n\n"
 		     "  --max-errors N   stop after N errors per run (default 20, 0 = no limit)\n");
@@ -17,6 +19,7 @@ static void cmd_parse_help(FILE *out)
 int cmd_parse(int argc, char **argv)
 {
 	unsigned max_errors = 20;
+	bool all_stages = false;
 	int nfiles = 0;
 	char **files = calloc((size_t)argc, sizeof *files);
 	for (int i = 1; i < argc; i++) {
@@ -35,6 +38,8 @@ int cmd_parse(int argc, char **argv)
 				free(files);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--all-stages")) {
+			all_stages = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "hlolint: error: unknown option '%s' for parse\n", argv[i]);
 			free(files);
@@ -48,14 +53,20 @@ int cmd_parse(int argc, char **argv)
 		free(files);
 		return 2;
 	}
+	struct cmd_inputs in;
+	if (!cmd_inputs(files, nfiles, all_stages, &in)) {
+		free(files);
+		return 2;
+	}
 	struct diag_sink d;
 	diag_init(&d, stderr, max_errors);
-	for (int i = 0; i < nfiles && !diag_full(&d); i++) {
+	for (int i = 0; i < in.n && !diag_full(&d); i++) {
 		struct source *src;
-		struct hlo_file *f = cmd_load(files[i], &d, &src);
+		struct hlo_file *f = cmd_load(in.paths[i], &d, &src);
 		parse_free(f);
 		source_free(src);
 	}
+	cmd_inputs_free(&in);
 	free(files);
 	return d.errors ? 2 : 0;
 }

@@ -30,7 +30,9 @@ static void main_usage(FILE *out)
 	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
 		fprintf(out, "  %-9s %s\n", main_commands[i].name, main_commands[i].summary);
 	fprintf(out, "\nRun 'hlolint <command> --help' for a command's options.\n"
-		     "FILE may be '-' for standard input; .gz files are decompressed.\n"
+		     "FILE may be '-' for standard input; .gz files are decompressed.  A folder\n"
+		     "(XLA's --xla_dump_to) gives its after-optimizations modules; --all-stages adds\n"
+		     "the before-optimizations ones.\n"
 		     "Exit status: 0 ok, 1 findings, 2 usage, I/O or parse error.\n");
 }
 

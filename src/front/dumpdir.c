@@ -195,7 +195,10 @@ char *dumpdir_sidecar(const char *path, const char *what)
 	free(base);
 	if (p)
 		return p;
-	/* One module per folder (corpora/xla/out): <dir>/<what>.txt */
+	/* One module per folder (corpora/xla/out): <dir>/<what>.txt beside an
+	 * after_optimizations file, never beside any other. */
+	if (!strstr(path, "after_optimizations"))
+		return NULL;
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xstrdup(path) : xstrdup(".");
 	if (slash)

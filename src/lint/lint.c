@@ -2,6 +2,7 @@
  * rules through pass_run_all, then suppressions and the baseline.  It
  * prints nothing; reporting is the command's (report.c, annotate.c). */
 #include "lint.h"
+#include "xlastats.h"
 #include <stdlib.h>
 #include "pass.h"
 
@@ -17,6 +18,11 @@ bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, stru
 		.target = c->target, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
 		.path = src->path,
 	};
+	struct xla_stats xs;
+	if (xlastats_read(src->path, &xs)) {
+		mo.xla_total_bytes = xlastats_total(&xs);
+		xlastats_free(&xs);
+	}
 	const struct pass **run = xcalloc((size_t)c->npasses + 1, sizeof *run);
 	bool ok = true;
 	uint32_t k = 0;

@@ -18,6 +18,9 @@ struct report_mod {
 	int64_t num_partitions;
 	bool has_mem;
 	uint64_t hbm, figures[MEM_NFIGURES];   /* MEM_FIGURES order */
+#define REPORT_KNOWN_FIELD(f) uint64_t f;
+	MEM_FIGURES_KNOWN(REPORT_KNOWN_FIELD)  /* 0: unknown, left out */
+#undef REPORT_KNOWN_FIELD
 	const char *peak_instr, *peak_comp;
 	const char *not_run[8], *not_run_why[8];   /* rules that could not run, and why */
 	uint32_t nnot_run;
@@ -88,6 +91,9 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
 #define REPORT_FIGURE(f) x->figures[k++] = mm->f;
 		MEM_FIGURES(REPORT_FIGURE)
 #undef REPORT_FIGURE
+#define REPORT_KNOWN(f) x->f = mm->f;
+		MEM_FIGURES_KNOWN(REPORT_KNOWN)
+#undef REPORT_KNOWN
 		if (mm->peak_at) {
 			x->peak_instr = arena_strndup(&r->arena, mm->peak_at->name, mm->peak_at->name_len);
 			x->peak_comp = report_dup(r, mm->peak_at->comp->name->str);
@@ -340,6 +346,9 @@ static void report_json_module(struct json_writer *w, const struct report_mod *x
 			json_key(w, keys[k]);
 			json_uint(w, x->figures[k]);
 		}
+#define REPORT_KNOWN_OUT(f) if (x->f) { json_key(w, #f); json_uint(w, x->f); }
+		MEM_FIGURES_KNOWN(REPORT_KNOWN_OUT)
+#undef REPORT_KNOWN_OUT
 		json_key(w, "peak_at");
 		if (x->peak_instr) {
 			json_begin_object(w);

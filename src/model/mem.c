@@ -779,6 +779,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	alias_init(&x.al, m->file, &x.keep);
 	mm->module = m;
 	mm->scheduled = m->is_scheduled;
+	mm->xla_total_bytes = o->xla_total_bytes;
 	x.in = mm->in = arena_alloc(a, sizeof *mm->in);
 	x.in->comps = arena_array(a, m->ncomps ? m->ncomps : 1, sizeof *x.in->comps);
 

@@ -76,6 +76,7 @@ struct mem_options {
 	uint64_t hbm_bytes;           /* 0: the target's capacity */
 	int partitioned;              /* -1 decide (MEMORY_FACTS §5.4), 0 global shapes, 1 per-device */
 	const char *path;             /* input file name, a §5.4 signal; may be NULL */
+	uint64_t xla_total_bytes;     /* XLA's own total from the dump's sidecars (xlastats.h), 0 unknown */
 };
 
 struct mem_internal;
@@ -85,6 +86,8 @@ struct mem_internal;
 #define MEM_FIGURES(X) \
 	X(total_bytes) X(total_bytes_max) X(heap_bytes) X(reused_bytes) X(constant_bytes) X(peak_bytes) \
 	X(argument_bytes) X(output_bytes) X(alias_bytes) X(temp_bytes) X(host_bytes) X(padding_bytes)
+/* Figures written only when known (non-zero): the key is absent otherwise. */
+#define MEM_FIGURES_KNOWN(X) X(xla_total_bytes)
 #define MEM_FIGURE_COUNT_ONE(f) +1
 enum { MEM_NFIGURES = 0 MEM_FIGURES(MEM_FIGURE_COUNT_ONE) };
 
@@ -104,6 +107,7 @@ struct mem_model {
 				       * not on XLA:CPU, whose buffer assignment in corpora/xla never does */
 	/* Per device, device memory (S(0)) unless said otherwise. */
 	uint64_t total_bytes;         /* XLA's total allocation (alloc.h): the headline figure */
+	uint64_t xla_total_bytes;     /* what XLA itself said (mem_options), 0 unknown */
 	uint64_t total_bytes_max;     /* same with the upper default tiling (== total_bytes if certain) */
 	uint64_t heap_bytes;          /* temporaries' heap within total_bytes */
 	uint64_t reused_bytes;        /* temporaries placed in output or donated allocations */

@@ -34,7 +34,11 @@ printf '\037\213garbagegarbagegarbage' >"$tmp/corrupt.hlo.gz"
 : | gzip -c >"$tmp/empty.hlo.gz"
 
 expect missing 2 "error: cannot open '$tmp/missing.hlo': No such file or directory\$" -- parse "$tmp/missing.hlo"
-expect directory 2 "error: cannot read '$tmp': Is a directory\$" -- parse "$tmp"
+# A folder is an --xla_dump_to folder (issue 12): one without modules is an
+# error that says so; a folder of broken modules is located in them.
+mkdir "$tmp/nomodules"
+expect directory 2 "error: no module in this folder (expected XLA's module_\*.after_optimizations.txt)\$" -- parse "$tmp/nomodules"
+expect directory-modules 2 "error: cannot decompress '$tmp/corrupt.hlo.gz': invalid gzip data\$" -- parse "$tmp"
 expect gzip-ok 0 "" -- parse "$tmp/ok.hlo.gz"
 expect gzip-truncated 2 "error: cannot decompress '$tmp/trunc.hlo.gz': unexpected end of gzip data\$" -- parse "$tmp/trunc.hlo.gz"
 expect gzip-corrupt 2 "error: cannot decompress '$tmp/corrupt.hlo.gz': invalid gzip data\$" -- parse "$tmp/corrupt.hlo.gz"
