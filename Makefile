@@ -165,7 +165,7 @@ unit: $(DEPS_STAMP) $(UNIT_BIN)
 # fuzz targets' entry points, built with the normal compiler.
 # Fuzz targets: the parse-level ones take bytes straight to the library; the
 # command ones (mem, check, annotate) run the command as the CLI does.
-FUZZ_TARGETS := parse roundtrip mem check annotate oom
+FUZZ_TARGETS := parse roundtrip mem check annotate oom diff
 FUZZ_CMD_OBJ  = $(BUILD)/tests/fuzz/fuzz_cmd.o
 REPLAY_BINS := $(addprefix $(BUILD)/replay_,$(FUZZ_TARGETS))
 # The examples, the issue-8 robustness inputs and the OOM logs are replayed too.

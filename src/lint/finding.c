@@ -236,13 +236,11 @@ static bool finding_all_digits(const char *p, size_t n)
 	return true;
 }
 
-/* A name without what changes from one compile to the next: ".123"
- * uniquifying suffixes and, with dump_prefix, a "module_0042." prefix. */
-static void finding_hash_stem(struct finding_hash *h, const char *name, bool dump_prefix)
+size_t finding_stem(const char *name, size_t n, bool dump_prefix, const char **start)
 {
-	const char *p = name, *end = name + strlen(name);
-	if (dump_prefix && !strncmp(p, "module_", 7)) {
-		const char *dot = strchr(p + 7, '.');
+	const char *p = name, *end = name + n;
+	if (dump_prefix && n > 7 && !strncmp(p, "module_", 7)) {
+		const char *dot = memchr(p + 7, '.', n - 7);
 		if (dot && finding_all_digits(p + 7, (size_t)(dot - p - 7)))
 			p = dot + 1;
 	}
@@ -254,7 +252,15 @@ static void finding_hash_stem(struct finding_hash *h, const char *name, bool dum
 			break;
 		end = dot - 1;
 	}
-	finding_hash_bytes(h, p, (size_t)(end - p));
+	*start = p;
+	return (size_t)(end - p);
+}
+
+static void finding_hash_stem(struct finding_hash *h, const char *name, bool dump_prefix)
+{
+	const char *p;
+	size_t n = finding_stem(name, strlen(name), dump_prefix, &p);
+	finding_hash_bytes(h, p, n);
 }
 
 void finding_fingerprint(const struct finding *f, char out[17])

@@ -95,6 +95,11 @@ struct finding_sink {
 	bool baseline_given;        /* a --baseline was read (SARIF baselineState on every result) */
 };
 
+/* A name without what changes from one compile to the next: ".123"
+ * uniquifying suffixes and, with dump_prefix, a "module_0042." prefix.
+ * The stem is [*start, *start + returned length) within name[0..n). */
+size_t finding_stem(const char *name, size_t n, bool dump_prefix, const char **start);
+
 void finding_sink_init(struct finding_sink *s);
 void finding_sink_free(struct finding_sink *s);
 
