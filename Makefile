@@ -58,7 +58,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps bench demo corpus-xla check-xla FORCE
+.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps browser-deps bench demo corpus-xla check-xla FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -165,7 +165,7 @@ unit: $(DEPS_STAMP) $(UNIT_BIN)
 # fuzz targets' entry points, built with the normal compiler.
 # Fuzz targets: the parse-level ones take bytes straight to the library; the
 # command ones (mem, check, annotate) run the command as the CLI does.
-FUZZ_TARGETS := parse roundtrip mem check annotate oom diff
+FUZZ_TARGETS := parse roundtrip mem check annotate oom diff report
 FUZZ_CMD_OBJ  = $(BUILD)/tests/fuzz/fuzz_cmd.o
 REPLAY_BINS := $(addprefix $(BUILD)/replay_,$(FUZZ_TARGETS))
 # The examples, the issue-8 robustness inputs and the OOM logs are replayed too.
@@ -218,21 +218,31 @@ build/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_CMD_OBJ) $(BUILD)/libhlolint.a
 
 fuzz-build: $(addprefix build/fuzz_,$(FUZZ_TARGETS))
 
-fuzz-deps: $(DEPS_STAMP)
-	$(Q)if ! command -v $(FUZZ_CC) >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ]; then sudo=""; \
-		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-		else sudo=no; fi; \
-		if [ "$$sudo" != no ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "  DEPS    apt-get install clang"; \
-			{ $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q clang || \
-			  { $$sudo apt-get update -q && \
-			    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q clang; }; \
-			} >build/deps-clang.log 2>&1 || echo "  DEPS    apt-get failed (see build/deps-clang.log)"; \
-		fi; \
+# $(call apt_install,PACKAGE,COMMAND): installs PACKAGE with apt-get when
+# COMMAND is missing (root or password-less sudo), else says how.
+define apt_install
+if ! command -v $(2) >/dev/null 2>&1; then \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else sudo=no; fi; \
+	if [ "$$sudo" != no ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "  DEPS    apt-get install $(1)"; \
+		{ $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) || \
+		  { $$sudo apt-get update -q && \
+		    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1); }; \
+		} >build/deps-$(1).log 2>&1 || echo "  DEPS    apt-get failed (see build/deps-$(1).log)"; \
 	fi; \
-	command -v $(FUZZ_CC) >/dev/null 2>&1 || \
-		{ echo "hlolint: make fuzz needs $(FUZZ_CC) (install with: sudo apt-get install clang)"; exit 1; }
+fi; \
+command -v $(2) >/dev/null 2>&1 || \
+	{ echo "hlolint: this needs $(2) (install with: sudo apt-get install $(1))"; exit 1; }
+endef
+
+fuzz-deps: $(DEPS_STAMP)
+	$(Q)$(call apt_install,clang,$(FUZZ_CC))
+
+# The browser the report test renders pages in (tests/report): Debian's chromium.
+browser-deps: $(DEPS_STAMP)
+	$(Q)$(call apt_install,chromium,chromium)
 
 fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-build

@@ -17,6 +17,7 @@ int cmd_rules(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_oom(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* argv[*i] is "--name VALUE" or "--name=VALUE": the value (advancing *i past
  * a separate value), or NULL after a usage message. */

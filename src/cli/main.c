@@ -21,6 +21,7 @@ static const struct {
 	{ "check", cmd_check, "run the rules (memory, sharding, host transfers) and report findings" },
 	{ "rules", cmd_rules, "list the rules of check with a one-line summary and their options" },
 	{ "annotate", cmd_annotate, "write the module back with findings as comments; --apply makes the fixes" },
+	{ "report", cmd_report, "the memory picture as one self-contained HTML page" },
 	{ "diff", cmd_diff, "what a change did to memory: two compiles compared, for CI" },
 	{ "oom", cmd_oom, "from XLA's out-of-memory message to the culprit instruction and its fixes" },
 };

@@ -1,0 +1,177 @@
+/* cmd_report.c - `hlolint report FILE -o report.html`: runs the pipeline
+ * over FILE (a module, or a --xla_dump_to folder of one) and writes the
+ * memory picture of each module (html.h) to one self-contained HTML file,
+ * through a temporary file and a rename (output.h).  Options only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "html.h"
+#include "lint.h"
+#include "output.h"
+
+static void cmd_report_help(FILE *out)
+{
+	fputs("usage: hlolint report [options] FILE [-o OUT.html]\n"
+	      "\n"
+	      "Writes the memory picture of every module of FILE as one HTML page that\n"
+	      "fetches nothing from the network: live device bytes over program order stacked\n"
+	      "by kind (arguments, outputs, temporaries, host) with the capacity and the peak,\n"
+	      "the largest buffers' live ranges on the same axis, and the rules' findings\n"
+	      "linking into the annotated module.  FILE may be a --xla_dump_to folder that\n"
+	      "holds one module.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o, --output OUT     the page (default: standard output)\n"
+	      "  --target NAME, --hbm SIZE, --config FILE, --no-config, --all-stages, and the\n"
+	      "                       rules' options, as for check\n"
+	      "\n"
+	      "exit status: 0 written, 2 usage, I/O or parse error.  See docs/report.md.\n",
+	      out);
+}
+
+struct report_args {
+	const char *file, *out;
+	struct cmd_lint_args lint;
+};
+
+static bool cmd_report_scan(int argc, char **argv, struct report_args *a, bool *help)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
+		if (taken < 0)
+			return false;
+		if (taken)
+			continue;
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			*help = true;
+			return true;
+		} else if (!strcmp(s, "-o") || cmd_opt_is(s, "--output")) {
+			if (!(a->out = cmd_opt_value(argc, argv, &i, s[1] == 'o' ? "-o" : "--output")))
+				return false;
+		} else if (s[0] == '-' && s[1] == '-') {
+			if (!strchr(s, '=') && ++i >= argc) {   /* a lint option: checked with the config */
+				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
+				return false;
+			}
+		} else if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "hlolint: error: unknown option '%s' for report\n", s);
+			return false;
+		} else if (!a->file) {
+			a->file = s;
+		} else {
+			fprintf(stderr, "hlolint: error: report takes one FILE, got '%s' too\n", s);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool cmd_report_apply(int argc, char **argv, struct config *c)
+{
+	static const char *const valued[] = { "-o", "--output", "--config", "--baseline", "--max-errors", NULL };
+	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
+	return cmd_config_args(argc, argv, c, "report", valued, flags);
+}
+
+/* The modules and their models, as the pipeline meets them. */
+struct cmd_report_mods {
+	struct hlo_module **m;
+	struct mem_model **mm;
+	uint32_t n;
+};
+
+static uint32_t cmd_report_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
+{
+	struct cmd_report_mods *r = ctx;
+	r->m = xreallocarray(r->m, r->n + 1, sizeof *r->m);
+	r->mm = xreallocarray(r->mm, r->n + 1, sizeof *r->mm);
+	r->m[r->n] = m;
+	r->mm[r->n++] = mm;
+	return k;
+}
+
+/* The page for the modules of f into a memory buffer. */
+static char *cmd_report_page(const char *path, struct source *src, const struct cmd_report_mods *mods,
+			     const struct finding_sink *sink, size_t *len)
+{
+	char *page = NULL;
+	FILE *mem = open_memstream(&page, len);
+	if (!mem)
+		return NULL;
+	const struct finding **fs = xcalloc(sink->n + 1, sizeof *fs);
+	html_begin(mem, path);
+	for (uint32_t k = 0; k < mods->n; k++) {
+		const char *name = mods->m[k]->name ? mods->m[k]->name->str : "";
+		uint32_t n = 0;
+		for (uint32_t j = 0; j < sink->n; j++)
+			if (!sink->items[j]->suppressed && !strcmp(sink->items[j]->module, name))
+				fs[n++] = sink->items[j];
+		html_module(mem, path, src, mods->m[k], mods->mm[k], fs, n);
+	}
+	html_end(mem);
+	free(fs);
+	if (fclose(mem) != 0) {
+		free(page);
+		return NULL;
+	}
+	return page;
+}
+
+static int cmd_report_run(const struct report_args *a, struct config *cfg, struct diag_sink *d)
+{
+	struct cmd_inputs in;
+	if (!cmd_input_one(a->file, a->lint.all_stages, &in))
+		return 2;
+	struct source *src;
+	struct hlo_file *f = cmd_load(in.paths[0], d, &src);
+	struct finding_sink sink;
+	finding_sink_init(&sink);
+	struct cmd_report_mods mods = { 0 };
+	int rc = 2;
+	if (f && !d->errors) {
+		struct lint_hooks h = { &mods, cmd_report_module, NULL };
+		size_t len;
+		char *page;
+		if (lint_file(f, src, 0, cfg, d, &sink, &h) && mods.n &&
+		    (page = cmd_report_page(in.paths[0], src, &mods, &sink, &len))) {
+			bool ok = !a->out || !strcmp(a->out, "-") ? fwrite(page, 1, len, stdout) == len && !fflush(stdout)
+								  : output_write(a->out, page, len, "the report");
+			rc = ok ? 0 : 2;
+			free(page);
+		}
+	}
+	free(mods.m);
+	free(mods.mm);
+	finding_sink_free(&sink);
+	parse_free(f);
+	source_free(src);
+	cmd_inputs_free(&in);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .lint = { .max_errors = 20 } };
+	bool help = false;
+	struct config cfg;
+	config_init(&cfg);
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	int rc = 2;
+	if (!cmd_report_scan(argc, argv, &a, &help))
+		goto done;
+	if (help || !a.file) {
+		cmd_report_help(help ? stdout : stderr);
+		rc = help ? 0 : 2;
+		goto done;
+	}
+	d.max_errors = a.lint.max_errors;
+	if (cmd_lint_config(&a.lint, &cfg, &d, cmd_report_apply, argc, argv))
+		rc = cmd_report_run(&a, &cfg, &d);
+done:
+	config_free(&cfg);
+	diag_free(&d);
+	return rc;
+}
