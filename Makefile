@@ -12,10 +12,15 @@ OPT     ?= -O2 -g
 CFLAGS  ?=
 # One directory per stage of the data flow (docs/ARCHITECTURE.md).
 STAGES  := front ir model lint rewrite cli
-CPPFLAGS += $(addprefix -Isrc/,$(STAGES)) -I$(BUILD)/grammar -Ipasses
+CPPFLAGS += $(addprefix -Isrc/,$(STAGES)) -I$(BUILD)/grammar -Ipasses -DHLOLINT_DOCS_URL='"$(DOCS_URL)"'
 LDLIBS  += -lz -lm
 WERROR  ?=
 SAN     ?=
+# Installation (make install) and where SARIF's helpUri points: the
+# installed documents unless DOCS_URL names a web copy.
+PREFIX  ?= /usr/local
+DOCDIR  ?= $(PREFIX)/share/doc/hlolint
+DOCS_URL ?= file://$(DOCDIR)
 ifeq ($(SAN),1)
   OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   BUILD := build/san
@@ -58,7 +63,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps browser-deps bench demo corpus-xla check-xla FORCE
+.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps browser-deps bench demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -351,6 +356,23 @@ demo: all
 	$(call demo_run,mem --target tpu-v5e --top 5 $(DEMO_FILE))
 	$(call demo_run,check --target tpu-v5e $(DEMO_FILE))
 	$(call demo_run,annotate --target tpu-v5e --diff $(DEMO_FILE))
+
+# ---- Install --------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page
+# (one section per command) and the documents SARIF's helpUri points at.
+install: all
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(DOCDIR)/docs/rules
+	$(Q)install -m 755 $(BUILD)/hlolint $(DESTDIR)$(PREFIX)/bin/hlolint
+	$(Q)install -m 644 docs/hlolint.1 $(DESTDIR)$(PREFIX)/share/man/man1/hlolint.1
+	$(Q)install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(Q)install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	$(Q)install -m 644 docs/rules/*.md $(DESTDIR)$(DOCDIR)/docs/rules/
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)/bin/hlolint, man page, documents in $(DESTDIR)$(DOCDIR)"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/hlolint $(DESTDIR)$(PREFIX)/share/man/man1/hlolint.1
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build

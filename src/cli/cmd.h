@@ -9,6 +9,9 @@
 #include "diag.h"
 #include "parse.h"
 
+/* The one version string (--version, SARIF's driver). */
+#define HLOLINT_VERSION "0.1.0"
+
 int cmd_parse(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_mem(int argc, char **argv);

@@ -13,7 +13,6 @@
 #include "pass.h"
 #include "report.h"
 
-#define CHECK_VERSION "0.1.0"
 
 static void cmd_check_help(FILE *out)
 {
@@ -178,7 +177,7 @@ int cmd_check(int argc, char **argv)
 	struct finding_sink sink;
 	finding_sink_init(&sink);
 	sink.baseline_given = cfg.has_baseline;
-	struct report *rep = report_new(a.format, stdout, CHECK_VERSION);
+	struct report *rep = report_new(a.format, stdout, HLOLINT_VERSION);
 	bool ok = true;
 	unsigned bad = 0;
 	struct cmd_inputs in;

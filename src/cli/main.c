@@ -8,7 +8,6 @@
 #include "cmd.h"
 #include "output.h"
 
-#define HLOLINT_VERSION "0.1.0"
 
 static const struct {
 	const char *name;

@@ -3,6 +3,11 @@
  * them); JSON and SARIF keep them marked, through json.h.  It does not
  * decide severities, suppressions or the exit status. */
 #include "report.h"
+/* Where the documents are, absolute (SARIF's helpUri): the installed copy
+ * (make install), unless the build says otherwise (make DOCS_URL=...). */
+#ifndef HLOLINT_DOCS_URL
+#define HLOLINT_DOCS_URL "file:///usr/local/share/doc/hlolint"
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
@@ -534,8 +539,8 @@ static void report_sarif_rule(struct json_writer *w, const struct pass *p)
 	snprintf(help + len, cap - len, "\nSee docs/rules/%s.md.", p->name);
 	report_text_obj(w, "help", help);
 	free(help);
-	char uri[256];
-	snprintf(uri, sizeof uri, "docs/rules/%s.md", p->name);
+	char uri[512];
+	snprintf(uri, sizeof uri, "%s/docs/rules/%s.md", HLOLINT_DOCS_URL, p->name);
 	report_kv_str(w, "helpUri", uri);
 	json_key(w, "defaultConfiguration");
 	json_begin_object(w);
@@ -701,6 +706,7 @@ static void report_sarif_doc(struct report *r, const struct finding_sink *s, con
 	json_begin_object(&w);
 	report_kv_str(&w, "name", "hlolint");
 	report_kv_str(&w, "version", r->version);
+	report_kv_str(&w, "informationUri", HLOLINT_DOCS_URL "/README.md");
 	json_key(&w, "rules");
 	json_begin_array(&w);
 	int nrules = 0;
