@@ -344,18 +344,28 @@ check-xla: all
 	done; echo "check-xla: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 # ---- Demo --------------------------------------------------------------------
-# One line per step; later stages add lines (e.g. mem, check).  A step
-# fails the demo only on exit status 2 or more (1 = findings is expected).
-DEMO_FILE := corpora/examples/train_step.hlo
+# The out-of-memory story on a real compile (corpora/xla scan_offload/oom:
+# XLA:TPU could not fit it on a tpu-v5e, 17.25G of 15.75G): oom points at
+# the culprit, check explains it, annotate --apply fixes it, mem shows it
+# fits.  A step fails the demo only on exit status 2 or more (1 = findings
+# is expected).  --hbm 15.75G is the limit the compiler's message gives.
+DEMO_OOM := corpora/xla/out/scan_offload/oom/tpu-v5e
+DEMO_OPTS := --no-config --target tpu-v5e --hbm 15.75G
 demo_run = @echo '$$ build/hlolint $(1)'; $(BUILD)/hlolint $(1); st=$$?; \
 	echo "(exit $$st)"; echo; [ $$st -lt 2 ]
 
 demo: all
-	$(call demo_run,parse $(DEMO_FILE))
-	$(call demo_run,fmt $(DEMO_FILE))
-	$(call demo_run,mem --target tpu-v5e --top 5 $(DEMO_FILE))
-	$(call demo_run,check --target tpu-v5e $(DEMO_FILE))
-	$(call demo_run,annotate --target tpu-v5e --diff $(DEMO_FILE))
+	@mkdir -p build/demo
+	$(call demo_run,oom $(DEMO_OOM)/error.txt $(DEMO_OOM))
+	$(call demo_run,check $(DEMO_OPTS) $(DEMO_OOM))
+	$(call demo_run,annotate $(DEMO_OPTS) --apply $(DEMO_OOM) -o build/demo/fixed.hlo)
+	$(call demo_run,mem --target tpu-v5e --hbm 15.75G --top 3 build/demo/fixed.hlo)
+	@echo "What you just saw: XLA refused to compile this scan: it needs more than the chip has."
+	@echo "hlolint oom read the compiler's one-line message and pointed at the culprit, a stack"
+	@echo "of saved activations kept in device memory; check said why (loop-carry-offload) and"
+	@echo "what to do; annotate --apply moved the stack to host memory (S(5)) in the HLO; and mem"
+	@echo "shows that the result fits.  In the program: offload 'resid' in the checkpoint policy"
+	@echo "(names_which_can_be_offloaded).  build/demo/fixed.hlo is the annotated module."
 
 # ---- Install --------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page

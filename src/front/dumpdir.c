@@ -195,11 +195,11 @@ char *dumpdir_sidecar(const char *path, const char *what)
 	free(base);
 	if (p)
 		return p;
-	/* One module per folder (corpora/xla/out): <dir>/<what>.txt beside an
-	 * after_optimizations file, never beside any other. */
-	if (!strstr(path, "after_optimizations"))
+	/* One module per folder (corpora/xla/out): <dir>/<what>.txt beside a
+	 * file named after_optimizations.*, never beside any other. */
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	if (strncmp(name, "after_optimizations.", 20))
 		return NULL;
-	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xstrdup(path) : xstrdup(".");
 	if (slash)
 		dir[slash - path] = 0;

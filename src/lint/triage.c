@@ -219,8 +219,14 @@ void triage_from_model(struct triage *t, const struct mem_model *mm, uint32_t n,
 {
 	if (t->r->nallocs || !mm || !mm->nbuffers)
 		return;
+	/* The report is about device memory: host buffers (S(5), S(6)) are left out. */
+	const struct mem_buffer **all = arena_array(a, mm->nbuffers, sizeof *all);
+	uint32_t nall = mem_largest(mm, all, 0), m = 0;
 	const struct mem_buffer **top = arena_array(a, n, sizeof *top);
-	n = mem_largest(mm, top, n);
+	for (uint32_t k = 0; k < nall && m < n; k++)
+		if (mem_space_class(all[k]->memory_space) == MEM_SPACE_DEVICE)
+			top[m++] = all[k];
+	n = m;
 	t->allocs = arena_array(a, n ? n : 1, sizeof *t->allocs);
 	t->big = NULL;
 	for (uint32_t k = 0; k < n; k++) {
