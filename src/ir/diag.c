@@ -1,16 +1,28 @@
 /* diag.c - prints diagnostics as "path:line:col: severity: message", then
  * the source line and a caret line ("^~~~") under the span, clipped to that
- * line.  Lines longer than DIAG_LINE_MAX are shown as a window around the
- * caret with "..." marks (a 1 MB constant must not flood the terminal).
+ * line.  A line wider than the output (diag_width) is shown as a window
+ * around the caret with "..." marks (a 1 MB constant must not flood the
+ * terminal, and text output fits 100 columns).
  * It does not decide exit codes or wording; it only formats and counts. */
 #include "diag.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include "arena.h"
 
-#define DIAG_LINE_MAX 1024   /* longer lines are windowed */
-#define DIAG_WINDOW_BEFORE 128
-#define DIAG_WINDOW_LEN 512
+#define DIAG_WIDTH 100       /* text output's width when it is not a terminal */
+
+unsigned diag_width(void)
+{
+	static unsigned width;
+	if (!width) {
+		struct winsize ws;
+		width = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40
+				? ws.ws_col : DIAG_WIDTH;
+	}
+	return width;
+}
 
 static const char *diag_severity_name(enum diag_severity sev)
 {
@@ -81,9 +93,12 @@ static void diag_show_line(FILE *out, struct source *src, struct span sp)
 	if (off > start + len)
 		ulen = 0;
 	uint64_t first = 0, last = len;             /* shown part of the line */
-	if (len > DIAG_LINE_MAX) {
-		first = col > DIAG_WINDOW_BEFORE ? col - DIAG_WINDOW_BEFORE : 0;
-		last = first + DIAG_WINDOW_LEN < len ? first + DIAG_WINDOW_LEN : len;
+	uint64_t room = diag_width() - 6;           /* "..." on both sides */
+	if (len > diag_width()) {
+		first = col > room / 3 ? col - room / 3 : 0;
+		last = first + room < len ? first + room : len;
+		if (last == len && len > room)      /* the end shown: as much before as fits */
+			first = len - room;
 		if (col > last)                     /* caret at the very end */
 			last = col;
 	}

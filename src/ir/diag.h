@@ -43,6 +43,10 @@ void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
  * part of a diagnostic after its first line) to out; counts nothing.  For
  * reports that format their own first line (hlolint check findings). */
 void diag_print_line(FILE *out, struct source *src, struct span sp);
+/* The width text output fits: the terminal's when standard output is one
+ * (at least 40 columns), else 100.  Long source lines are windowed to it,
+ * notes wrapped at it (report_wrap). */
+unsigned diag_width(void);
 /* True once max_errors has been reached: callers stop early. */
 bool diag_full(const struct diag_sink *d);
 #endif

@@ -205,7 +205,6 @@ static void report_text_suggestion(FILE *out, const struct finding *f)
 	}
 }
 
-#define REPORT_WIDTH 100
 
 void report_wrap(FILE *out, const char *prefix, const char *text, unsigned indent)
 {
@@ -223,7 +222,7 @@ void report_wrap(FILE *out, const char *prefix, const char *text, unsigned inden
 		if (w == e)
 			break;
 		size_t n = (size_t)(e - w);
-		if (!first && col + 1 + n > REPORT_WIDTH) {
+		if (!first && col + 1 + n > diag_width()) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
 		} else if (!first) {
