@@ -490,9 +490,20 @@ static void build_rebase(struct hlo_instr *i, struct span sp)
 		i->extra->lit_off += shift;
 }
 
+/* "parsing path: 42%" on stderr every 64K instructions of a large input. */
+static void build_progress(struct build_ctx *ctx, struct span sp)
+{
+	if (!ctx->progress || (++ctx->progress_tick & 0xffff))
+		return;
+	fprintf(stderr, "\rhlolint: parsing %s: %3u%%", ctx->src->path,
+		(unsigned)(sp.end * 100 / (ctx->src->len ? ctx->src->len : 1)));
+	fflush(stderr);
+}
+
 void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct hlo_instr *rhs,
 		 uint32_t attr_mark, struct span sp)
 {
+	build_progress(ctx, sp);
 	if (!build_ir(ctx) || !rhs) {
 		ctx->attrs.len = attr_mark;
 		return;

@@ -59,6 +59,8 @@ struct build_ctx {
 	struct shape_leaf_text layout_text; /* shape modes: the layout closed last */
 	uint32_t anon_counter;
 	int value_attr;             /* value mode: enum attr_key of the value, for raw JSON capture */
+	bool progress;              /* module mode on a large input, stderr a terminal: show progress */
+	uint32_t progress_tick;
 	int nesting_limit;
 };
 
