@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "dumpdir.h"
+#include "report.h"
 
 const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
 {
@@ -195,4 +196,60 @@ void cmd_inputs_free(struct cmd_inputs *in)
 	free(in->owned);
 	free(in->paths);
 	memset(in, 0, sizeof *in);
+}
+
+/* --format NAME into *s->format when allowed; -1 after a usage message. */
+static int cmd_scan_format(int argc, char **argv, int *i, struct cmd_scan *s)
+{
+	const char *v = cmd_opt_value(argc, argv, i, "--format");
+	enum report_format f;
+	if (!v)
+		return -1;
+	if (!report_format_parse(v, &f) || !(s->formats & (1u << f))) {
+		fprintf(stderr, "hlolint: error: %s cannot write '%s' output\n", s->cmd, v);
+		return -1;
+	}
+	*s->format = (int)f;
+	return 1;
+}
+
+/* One argument of cmd_scan_args: 1 taken, -1 error. */
+static int cmd_scan_one(int argc, char **argv, int *i, struct cmd_scan *s, bool *help)
+{
+	const char *a = argv[*i];
+	int r = cmd_lint_arg(argc, argv, i, s->lint);
+	if (r)
+		return r;
+	if (s->own && (r = s->own(s->ctx, argc, argv, i)))
+		return r;
+	if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+		*help = true;
+	else if (s->out && (!strcmp(a, "-o") || cmd_opt_is(a, "--output")))
+		return (*s->out = cmd_opt_value(argc, argv, i, a[1] == 'o' ? "-o" : "--output")) ? 1 : -1;
+	else if (s->format && cmd_opt_is(a, "--format"))
+		return cmd_scan_format(argc, argv, i, s);
+	else if (a[0] == '-' && a[1] == '-') {
+		if (!strchr(a, '=') && ++*i >= argc) {   /* a lint option: checked with the config */
+			fprintf(stderr, "hlolint: error: option '%s' needs a value\n", a);
+			return -1;
+		}
+	} else if (a[0] == '-' && a[1]) {
+		fprintf(stderr, "hlolint: error: unknown option '%s' for %s\n", a, s->cmd);
+		return -1;
+	} else if (s->npos < s->maxpos) {
+		s->pos[s->npos++] = a;
+	} else {
+		fprintf(stderr, "hlolint: error: %s takes %d file argument%s, got '%s' too\n", s->cmd, s->maxpos,
+			s->maxpos == 1 ? "" : "s", a);
+		return -1;
+	}
+	return 1;
+}
+
+bool cmd_scan_args(int argc, char **argv, struct cmd_scan *s, bool *help)
+{
+	for (int i = 1; i < argc && !*help; i++)
+		if (cmd_scan_one(argc, argv, &i, s, help) < 0)
+			return false;
+	return true;
 }

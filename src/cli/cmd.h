@@ -54,6 +54,26 @@ void cmd_inputs_free(struct cmd_inputs *in);
 /* One input (annotate, fmt): a folder must hold exactly one module. */
 bool cmd_input_one(const char *file, bool all_stages, struct cmd_inputs *out);
 
+/* The first pass over argv of a command that runs the pipeline (oom, diff,
+ * report): cmd_lint_arg's options, --help, -o/--output (when out is set),
+ * --format (when format is set; only the formats in the `formats` bit set),
+ * the command's own options through own (1 taken, 0 not its, -1 error),
+ * every other --option with its value (checked with the config later),
+ * and up to maxpos positional arguments into pos.  False after a usage
+ * message. */
+struct cmd_scan {
+	const char *cmd;
+	struct cmd_lint_args *lint;
+	const char **out;
+	int *format;                /* an enum report_format */
+	unsigned formats;           /* 1u << REPORT_* allowed */
+	int (*own)(void *ctx, int argc, char **argv, int *i);
+	void *ctx;
+	const char **pos;
+	int maxpos, npos;
+};
+bool cmd_scan_args(int argc, char **argv, struct cmd_scan *s, bool *help);
+
 /* The options check and annotate read before the project config. */
 struct cmd_lint_args {
 	const char *config, *baseline;

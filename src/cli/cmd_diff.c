@@ -66,50 +66,30 @@ static bool cmd_diff_growth(const char *v, struct diff_args *a)
 	return false;
 }
 
+/* diff's own options: --fail-on-growth, --top. */
+static int cmd_diff_own(void *ctx, int argc, char **argv, int *i)
+{
+	struct diff_args *a = ctx;
+	const char *s = argv[*i], *v;
+	if (cmd_opt_is(s, "--fail-on-growth"))
+		return (v = cmd_opt_value(argc, argv, i, "--fail-on-growth")) && cmd_diff_growth(v, a) ? 1 : -1;
+	if (cmd_opt_is(s, "--top"))
+		return (v = cmd_opt_value(argc, argv, i, "--top")) && cmd_uint_arg("--top", v, &a->top) ? 1 : -1;
+	return 0;
+}
+
 static bool cmd_diff_scan(int argc, char **argv, struct diff_args *a, bool *help)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i], *v;
-		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
-		if (taken < 0)
-			return false;
-		if (taken)
-			continue;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			*help = true;
-			return true;
-		} else if (cmd_opt_is(s, "--format")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
-				return false;
-			if (!report_format_parse(v, &a->format) ||
-			    (a->format != REPORT_TEXT && a->format != REPORT_JSON)) {
-				fprintf(stderr, "hlolint: error: diff writes text or json, not '%s'\n", v);
-				return false;
-			}
-		} else if (cmd_opt_is(s, "--fail-on-growth")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--fail-on-growth")) || !cmd_diff_growth(v, a))
-				return false;
-		} else if (cmd_opt_is(s, "--top")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--top")) || !cmd_uint_arg("--top", v, &a->top))
-				return false;
-		} else if (s[0] == '-' && s[1] == '-') {
-			if (!strchr(s, '=') && ++i >= argc) {   /* a lint option: checked with the config */
-				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
-				return false;
-			}
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for diff\n", s);
-			return false;
-		} else if (!a->old) {
-			a->old = s;
-		} else if (!a->new) {
-			a->new = s;
-		} else {
-			fprintf(stderr, "hlolint: error: diff takes OLD and NEW, got '%s' too\n", s);
-			return false;
-		}
-	}
-	return true;
+	const char *pos[2] = { NULL, NULL };
+	int fmt = (int)a->format;
+	struct cmd_scan s = { .cmd = "diff", .lint = &a->lint, .format = &fmt,
+			      .formats = 1u << REPORT_TEXT | 1u << REPORT_JSON, .own = cmd_diff_own, .ctx = a,
+			      .pos = pos, .maxpos = 2 };
+	bool ok = cmd_scan_args(argc, argv, &s, help);
+	a->format = (enum report_format)fmt;
+	a->old = pos[0];
+	a->new = pos[1];
+	return ok;
 }
 
 static bool cmd_diff_apply(int argc, char **argv, struct config *c)

@@ -50,42 +50,15 @@ struct oom_args {
 
 static bool cmd_oom_scan(int argc, char **argv, struct oom_args *a, bool *help)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i], *v;
-		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
-		if (taken < 0)
-			return false;
-		if (taken)
-			continue;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			*help = true;
-			return true;
-		} else if (cmd_opt_is(s, "--format")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
-				return false;
-			if (!report_format_parse(v, &a->format) ||
-			    (a->format != REPORT_TEXT && a->format != REPORT_JSON)) {
-				fprintf(stderr, "hlolint: error: oom writes text or json, not '%s'\n", v);
-				return false;
-			}
-		} else if (s[0] == '-' && s[1] == '-') {
-			if (!strchr(s, '=') && ++i >= argc) {   /* a lint option: checked with the config */
-				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
-				return false;
-			}
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for oom\n", s);
-			return false;
-		} else if (!a->log) {
-			a->log = s;
-		} else if (!a->dump) {
-			a->dump = s;
-		} else {
-			fprintf(stderr, "hlolint: error: oom takes one LOG and one DUMP or DIR, got '%s' too\n", s);
-			return false;
-		}
-	}
-	return true;
+	const char *pos[2] = { NULL, NULL };
+	int fmt = (int)a->format;
+	struct cmd_scan s = { .cmd = "oom", .lint = &a->lint, .format = &fmt,
+			      .formats = 1u << REPORT_TEXT | 1u << REPORT_JSON, .pos = pos, .maxpos = 2 };
+	bool ok = cmd_scan_args(argc, argv, &s, help);
+	a->format = (enum report_format)fmt;
+	a->log = pos[0];
+	a->dump = pos[1];
+	return ok;
 }
 
 static bool cmd_oom_apply(int argc, char **argv, struct config *c)

@@ -37,35 +37,8 @@ struct report_args {
 
 static bool cmd_report_scan(int argc, char **argv, struct report_args *a, bool *help)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
-		if (taken < 0)
-			return false;
-		if (taken)
-			continue;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			*help = true;
-			return true;
-		} else if (!strcmp(s, "-o") || cmd_opt_is(s, "--output")) {
-			if (!(a->out = cmd_opt_value(argc, argv, &i, s[1] == 'o' ? "-o" : "--output")))
-				return false;
-		} else if (s[0] == '-' && s[1] == '-') {
-			if (!strchr(s, '=') && ++i >= argc) {   /* a lint option: checked with the config */
-				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
-				return false;
-			}
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for report\n", s);
-			return false;
-		} else if (!a->file) {
-			a->file = s;
-		} else {
-			fprintf(stderr, "hlolint: error: report takes one FILE, got '%s' too\n", s);
-			return false;
-		}
-	}
-	return true;
+	struct cmd_scan s = { .cmd = "report", .lint = &a->lint, .out = &a->out, .pos = &a->file, .maxpos = 1 };
+	return cmd_scan_args(argc, argv, &s, help);
 }
 
 static bool cmd_report_apply(int argc, char **argv, struct config *c)
