@@ -59,8 +59,10 @@ static enum html_class html_class_of(const struct mem_buffer *b)
  * any step of the column holds, so the peak survives the squeeze). */
 static uint64_t *html_columns(const struct mem_model *mm, uint32_t ncol)
 {
+	/* Sizes saturate (size.h): a dump of 4 EiB arrays draws, never wraps. */
 	uint32_t n = mm->nsteps ? mm->nsteps : 1;
-	int64_t *delta = xcalloc((size_t)(n + 1) * HC_COUNT, sizeof *delta);
+	uint64_t *plus = xcalloc((size_t)(n + 1) * HC_COUNT, sizeof *plus);
+	uint64_t *minus = xcalloc((size_t)(n + 1) * HC_COUNT, sizeof *minus);
 	for (uint32_t k = 0; k < mm->nbuffers; k++) {
 		const struct mem_buffer *b = &mm->buffers[k];
 		if (b->flags & MEM_BUF_MERGED || !b->bytes)
@@ -71,25 +73,29 @@ static uint64_t *html_columns(const struct mem_model *mm, uint32_t ncol)
 			to = n - 1;
 		}
 		enum html_class c = html_class_of(b);
-		delta[(size_t)from * HC_COUNT + c] += (int64_t)b->bytes;
-		delta[(size_t)(to + 1) * HC_COUNT + c] -= (int64_t)b->bytes;
+		size_t i = (size_t)from * HC_COUNT + c, j = (size_t)(to + 1) * HC_COUNT + c;
+		plus[i] = size_add(plus[i], b->bytes);
+		minus[j] = size_add(minus[j], b->bytes);
 	}
 	uint64_t *col = xcalloc((size_t)ncol * HC_COUNT, sizeof *col);
-	int64_t live[HC_COUNT] = { 0 };
+	uint64_t live[HC_COUNT] = { 0 };
 	for (uint32_t t = 0; t < n; t++) {
 		uint32_t x = (uint32_t)((uint64_t)t * ncol / n);
 		uint64_t sum = 0, best = 0;
 		for (int c = 0; c < HC_COUNT; c++) {
-			live[c] += delta[(size_t)t * HC_COUNT + c];
-			sum += c == HC_HOST ? 0 : (uint64_t)live[c];
+			size_t i = (size_t)t * HC_COUNT + c;
+			live[c] = size_sub(size_add(live[c], plus[i]), minus[i]);
+			if (c != HC_HOST)
+				sum = size_add(sum, live[c]);
 		}
 		for (int c = 0; c < HC_HOST; c++)
-			best += col[(size_t)x * HC_COUNT + c];
+			best = size_add(best, col[(size_t)x * HC_COUNT + c]);
 		if (sum >= best)   /* keep the fullest step of the column, all classes together */
 			for (int c = 0; c < HC_COUNT; c++)
-				col[(size_t)x * HC_COUNT + c] = (uint64_t)live[c];
+				col[(size_t)x * HC_COUNT + c] = live[c];
 	}
-	free(delta);
+	free(plus);
+	free(minus);
 	return col;
 }
 
@@ -119,12 +125,13 @@ static void html_areas(FILE *out, const uint64_t *col, uint32_t ncol, uint64_t t
 		fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.85\" d=\"M%d,%d", html_class_color[c], HTML_LEFT,
 			HTML_PAD + HTML_H);
 		for (uint32_t x = 0; x < ncol; x++)
-			fprintf(out, " L%.1f,%.1f", HTML_LEFT + x + 0.0, html_y(base[x] + col[(size_t)x * HC_COUNT + c], top));
+			fprintf(out, " L%.1f,%.1f", HTML_LEFT + x + 0.0,
+				html_y(size_add(base[x], col[(size_t)x * HC_COUNT + c]), top));
 		for (uint32_t x = ncol; x-- > 0;)
 			fprintf(out, " L%.1f,%.1f", HTML_LEFT + x + 1.0, html_y(base[x], top));
 		fputs(" Z\"/>\n", out);
 		for (uint32_t x = 0; x < ncol; x++)
-			base[x] += col[(size_t)x * HC_COUNT + c];
+			base[x] = size_add(base[x], col[(size_t)x * HC_COUNT + c]);
 	}
 	free(base);
 }
@@ -137,11 +144,11 @@ static void html_plot(FILE *out, const struct mem_model *mm)
 	for (uint32_t x = 0; x < ncol; x++) {
 		uint64_t s = 0;
 		for (int c = 0; c < HC_COUNT; c++)
-			s += col[(size_t)x * HC_COUNT + c];
+			s = size_add(s, col[(size_t)x * HC_COUNT + c]);
 		if (s > top)
 			top = s;
 	}
-	top = top + top / 20 + 1;
+	top = size_add(size_add(top, top / 20), 1);
 	fprintf(out, "<svg id=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"live bytes over program "
 		     "order\">\n", HTML_LEFT + HTML_W + 10, HTML_PAD + HTML_H + 24);
 	html_axes(out, top);
@@ -160,7 +167,7 @@ static void html_plot(FILE *out, const struct mem_model *mm)
 	for (uint32_t x = 0; x < ncol; x++) {
 		uint64_t s = 0;
 		for (int c = 0; c < HC_HOST; c++)
-			s += col[(size_t)x * HC_COUNT + c];
+			s = size_add(s, col[(size_t)x * HC_COUNT + c]);
 		if (s > pv) {
 			pv = s;
 			px = x;
