@@ -270,7 +270,7 @@ fuzz: fuzz-deps
 		{ tail -n 40 build/fuzz-$$t.log; \
 		  echo "fuzz_$$t: crash saved in build/fuzz-crashes/ (reduce it and add it to tests/fuzz/crashers/)"; \
 		  exit 1; }; \
-		grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' build/fuzz-$$t.log | \
+		grep -aE '^stat::number_of_executed_units|^stat::peak_rss_mb' build/fuzz-$$t.log | \
 			sed "s/^/  $$t /"; \
 	done
 
