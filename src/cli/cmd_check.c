@@ -247,11 +247,15 @@ int cmd_rules(int argc, char **argv)
 	for (const struct pass *const *p = pass_table; *p; p++) {
 		if ((*p)->rewrites)
 			continue;
-		printf("%-22s %s\n", (*p)->name, (*p)->summary);
+		char head[32], line[512];
+		snprintf(head, sizeof head, "%-22s ", (*p)->name);
+		report_wrap(stdout, head, (*p)->summary, 23);
 		for (int k = 0; k < CONFIG_OPT_COUNT; k++)
-			if (!strcmp(config_options[k].rule, (*p)->name))
-				printf("  --%s %s (default %s): %s\n", config_options[k].name,
-				       cmd_rules_kind(config_options[k].kind), config_options[k].def, config_options[k].help);
+			if (!strcmp(config_options[k].rule, (*p)->name)) {
+				snprintf(line, sizeof line, "--%s %s (default %s): %s", config_options[k].name,
+					 cmd_rules_kind(config_options[k].kind), config_options[k].def, config_options[k].help);
+				report_wrap(stdout, "  ", line, 6);
+			}
 	}
 	return fflush(stdout) == 0 ? 0 : 2;
 }
