@@ -51,47 +51,33 @@ struct check_args {
 	struct cmd_lint_args lint;
 };
 
+/* check's own first-pass options: --write-baseline, and --format, whose
+ * error names the four formats. */
+static int cmd_check_own(void *ctx, int argc, char **argv, int *i)
+{
+	struct check_args *a = ctx;
+	const char *s = argv[*i], *v;
+	if (cmd_opt_is(s, "--write-baseline"))
+		return (a->write_baseline = cmd_opt_value(argc, argv, i, "--write-baseline")) ? 1 : -1;
+	if (!cmd_opt_is(s, "--format"))
+		return 0;
+	if (!(v = cmd_opt_value(argc, argv, i, "--format")))
+		return -1;
+	if (report_format_parse(v, &a->format))
+		return 1;
+	fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
+	return -1;
+}
+
 /* First pass: where the config comes from, the format and the files;
  * everything else is validated and applied after the config file. */
 static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *help)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		const char *v;
-		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
-		if (taken < 0)
-			return false;
-		if (taken)
-			continue;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			*help = true;
-			return true;
-		} else if (cmd_opt_is(s, "--write-baseline")) {
-			if (!(a->write_baseline = cmd_opt_value(argc, argv, &i, "--write-baseline")))
-				return false;
-		} else if (cmd_opt_is(s, "--format")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
-				return false;
-			if (!report_format_parse(v, &a->format)) {
-				fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
-				return false;
-			}
-		} else if (s[0] == '-' && s[1] == '-') {
-			/* Every other option takes a value. */
-			if (!strchr(s, '=') && i + 1 >= argc) {
-				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
-				return false;
-			}
-			if (!strchr(s, '='))
-				i++;
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for check\n", s);
-			return false;
-		} else {
-			a->files[a->nfiles++] = argv[i];
-		}
-	}
-	return true;
+	struct cmd_scan s = { .cmd = "check", .lint = &a->lint, .own = cmd_check_own, .ctx = a,
+			      .pos = (const char **)a->files, .maxpos = argc };
+	bool ok = cmd_scan_args(argc, argv, &s, help);
+	a->nfiles = s.npos;
+	return ok;
 }
 
 /* Second pass: command-line settings on top of the config file. */
