@@ -25,6 +25,11 @@ ifeq ($(SAN),1)
   OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   BUILD := build/san
 endif
+# SAN=thread: ThreadSanitizer for -j (check-san runs the -j test under it).
+ifeq ($(SAN),thread)
+  OPT := -O1 -g -fsanitize=thread
+  BUILD := build/tsan
+endif
 # FUZZ=1 is internal to `make fuzz`: clang objects with coverage hooks.
 FUZZ_CC ?= clang
 ifeq ($(FUZZ),1)
@@ -33,7 +38,7 @@ ifeq ($(FUZZ),1)
          -fno-sanitize-recover=all
   BUILD := build/fuzz
 endif
-ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(WERROR) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(WERROR) $(CFLAGS) -pthread -MMD -MP
 
 ifeq ($(V),1)
   Q :=
@@ -63,7 +68,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san unit fuzz fuzz-build fuzz-deps browser-deps bench demo corpus-xla check-xla install uninstall FORCE
+.PHONY: all clean deps check check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -209,6 +214,13 @@ check: $(DEPS_STAMP)
 
 check-san: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory SAN=1 check
+	$(Q)$(MAKE) --no-print-directory check-tsan
+
+# -j's threads under ThreadSanitizer: a data race exits 66 and fails the test.
+check-tsan: $(DEPS_STAMP)
+	$(Q)$(MAKE) --no-print-directory SAN=thread build/tsan/hlolint
+	$(Q)HLOLINT=build/tsan/hlolint TSAN_OPTIONS=halt_on_error=1 sh tests/robust/test_jobs.sh && \
+		echo "check-tsan: tests/robust/test_jobs.sh passed under ThreadSanitizer"
 
 # ---- Fuzzing (clang + libFuzzer) -------------------------------------------
 # `make fuzz` runs every target for FUZZ_SECONDS each (CI: 60) and fails on

@@ -60,6 +60,24 @@ struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source *
 	return parse_file(src, d);
 }
 
+int cmd_jobs_arg(int argc, char **argv, int *i, unsigned *jobs)
+{
+	const char *s = argv[*i], *v;
+	if (!strncmp(s, "-j", 2) && s[2])
+		v = s + 2;                                  /* -j4 */
+	else if (!strcmp(s, "-j") || cmd_opt_is(s, "--jobs"))
+		v = cmd_opt_value(argc, argv, i, s[1] == 'j' ? "-j" : "--jobs");
+	else
+		return 0;
+	if (!v || !cmd_uint_arg(s[1] == 'j' ? "-j" : "--jobs", v, jobs))
+		return -1;
+	if (*jobs == 0) {
+		fprintf(stderr, "hlolint: error: -j needs at least 1 job\n");
+		return -1;
+	}
+	return 1;
+}
+
 /* name in the NULL-terminated list. */
 static bool cmd_listed(const char *const *list, const char *name)
 {
@@ -75,6 +93,9 @@ bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, c
 	char err[512];
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
+		unsigned jobs;
+		if (cmd_jobs_arg(argc, argv, &i, &jobs))
+			continue;   /* checked in the first pass */
 		if (s[0] == '-' && s[1] != '-' && cmd_listed(valued, s)) {
 			i++;        /* a short option's value ("-o FILE") */
 			continue;
@@ -113,6 +134,9 @@ bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, c
 int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 {
 	const char *s = argv[*i], *v;
+	int r = cmd_jobs_arg(argc, argv, i, &a->jobs);
+	if (r)
+		return r;
 	if (cmd_opt_is(s, "--config"))
 		return (a->config = cmd_opt_value(argc, argv, i, "--config")) ? 1 : -1;
 	if (cmd_opt_is(s, "--baseline"))

@@ -29,6 +29,9 @@ const char *cmd_opt_value(int argc, char **argv, int *i, const char *name);
 bool cmd_opt_is(const char *a, const char *name);
 /* Parses an unsigned option value; prints a usage error and returns false on junk. */
 bool cmd_uint_arg(const char *opt, const char *val, unsigned *out);
+/* -j N, -jN, --jobs N, --jobs=N (N >= 1) into *jobs: 1 taken (*i past
+ * its value), 0 not it, -1 after a usage message. */
+int cmd_jobs_arg(int argc, char **argv, int *i, unsigned *jobs);
 /* Loads and parses path; on failure reports and returns NULL (the source too). */
 struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source **src_out);
 /* Hands argv's lint options (rule thresholds, --target, --hbm, --select,
@@ -80,9 +83,10 @@ struct cmd_lint_args {
 	bool no_config;
 	bool all_stages;            /* --all-stages: folders give before-optimizations modules too */
 	unsigned max_errors;
+	unsigned jobs;              /* -j: threads over the inputs, 0 = one per core */
 };
 /* Takes argv[*i] into a when it is one of them (--config, --no-config,
- * --baseline, --max-errors, --exit-zero, applied later): 1 taken (*i past
+ * --baseline, --max-errors, -j, --exit-zero, applied later): 1 taken (*i past
  * its value), 0 not one of them, -1 after a usage message. */
 int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a);
 /* The project config (a->config, else the discovered one unless

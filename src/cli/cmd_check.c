@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "finding.h"
+#include "jobs.h"
 #include "mem.h"
 #include "lint.h"
 #include "pass.h"
@@ -37,6 +38,8 @@ static void cmd_check_help(FILE *out)
 		"  --baseline FILE       findings listed in FILE are reported as baseline, never fail\n"
 		"  --write-baseline FILE write the current findings to FILE (then exit 0 unless errors)\n"
 		"  --max-errors N        stop parsing after N errors (default 20, 0 = no limit)\n"
+		"  -j N, --jobs N        check N files at once (default: one per core); the\n"
+		"                        output is the same, in input order\n"
 		"  --OPTION VALUE        a rule option, e.g. --host-transfer-loop-error-bytes 16M\n\n"
 		"Config: " CONFIG_FILE_NAME " found upward from the working directory (up to the\n"
 		"directory holding .git); command-line options override it.  See README.md.\n");
@@ -89,49 +92,109 @@ static bool cmd_check_apply(int argc, char **argv, struct config *c)
 	return cmd_config_args(argc, argv, c, "check", valued, flags);
 }
 
-/* Parses one input and runs the rules over its valid modules.  Returns
- * false when the file could not be read or had errors. */
-
-/* lint_file's hooks: each module is a module of the report. */
-struct cmd_check_hooks {
+/* -j: a worker loads one input and runs the rules over its valid modules
+ * into its own sinks; the delivery registers the modules with the report,
+ * moves the findings into the run's sink, settles suppressions and the
+ * baseline and prints, in input order. */
+struct cmd_check_run {
+	const struct cmd_inputs *in;
+	struct config *cfg;
+	struct diag_sink *d;
+	struct finding_sink *sink;
 	struct report *rep;
-	const char *path;
+	unsigned bad;
 };
 
+struct cmd_check_file {
+	struct diag_sink d;
+	struct source *src;
+	struct hlo_file *f;
+	struct finding_sink sink;
+	struct cmd_check_module {
+		struct hlo_module *m;
+		struct mem_model *mm;
+	} *mods;
+	uint32_t nmods;
+	struct cmd_check_not_run {
+		uint32_t module;
+		const char *rule, *why;
+	} *not_run;
+	uint32_t nnot_run;
+	bool ok;
+};
+
+/* lint_run's hooks: the modules and the rules that could not run are kept
+ * for the delivery (the report numbers modules in input order). */
 static uint32_t cmd_check_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
 {
+	struct cmd_check_file *cf = ctx;
+	cf->mods = xreallocarray(cf->mods, cf->nmods + 1, sizeof *cf->mods);
+	cf->mods[cf->nmods] = (struct cmd_check_module){ m, mm };
 	(void)k;
-	struct cmd_check_hooks *h = ctx;
-	return report_module(h->rep, h->path, m, mm);
+	return cf->nmods++;
 }
 
 static void cmd_check_not_run(void *ctx, uint32_t index, const char *rule, const char *why)
 {
-	struct cmd_check_hooks *h = ctx;
-	report_not_run(h->rep, index, rule, why);
+	struct cmd_check_file *cf = ctx;
+	cf->not_run = xreallocarray(cf->not_run, cf->nnot_run + 1, sizeof *cf->not_run);
+	cf->not_run[cf->nnot_run++] = (struct cmd_check_not_run){ index, rule, why };
 }
 
-static bool cmd_check_file(const char *path, uint32_t index, struct config *c, struct diag_sink *d,
-			   struct finding_sink *sink, struct report *rep)
+static void *cmd_check_work(void *ctx, int k)
 {
-	struct source *src;
-	unsigned before = d->errors;
-	d->input = path;
-	struct hlo_file *f = cmd_load(path, d, &src);
-	if (!f) {
-		source_free(src);
-		return false;
+	struct cmd_check_run *r = ctx;
+	struct cmd_check_file *cf = xcalloc(1, sizeof *cf);
+	const char *path = r->in->paths[k];
+	diag_init_deferred(&cf->d, r->d->max_errors, r->d->keep);
+	cf->d.input = path;
+	finding_sink_init(&cf->sink);
+	cf->sink.baseline_given = r->sink->baseline_given;
+	cf->f = cmd_load(path, &cf->d, &cf->src);
+	if (cf->f) {
+		struct lint_hooks h = { cf, cmd_check_module, cmd_check_not_run };
+		cf->ok = lint_run(cf->f, cf->src, (uint32_t)k, r->cfg, &cf->d, &cf->sink, &h);
+		cf->ok = cf->ok && !cf->d.errors;
 	}
-	uint32_t from = sink->n;
-	struct cmd_check_hooks hk = { rep, src->path };
-	struct lint_hooks h = { &hk, cmd_check_module, cmd_check_not_run };
-	bool ok = lint_file(f, src, index, c, d, sink, &h);
-	report_file(rep, sink, from);
-	finding_sink_detach(sink, from);
-	sink->src = NULL;
-	parse_free(f);
-	source_free(src);
-	return ok && d->errors == before;
+	return cf;
+}
+
+static void cmd_check_drop(void *ctx, int k, void *res)
+{
+	(void)ctx, (void)k;
+	struct cmd_check_file *cf = res;
+	finding_sink_free(&cf->sink);
+	free(cf->mods);
+	free(cf->not_run);
+	parse_free(cf->f);
+	source_free(cf->src);
+	diag_free(&cf->d);
+	free(cf);
+}
+
+static bool cmd_check_deliver(void *ctx, int k, void *res)
+{
+	struct cmd_check_run *r = ctx;
+	struct cmd_check_file *cf = res;
+	diag_replay(r->d, &cf->d);
+	uint32_t *index = xcalloc(cf->nmods + 1, sizeof *index);
+	for (uint32_t j = 0; j < cf->nmods; j++)
+		index[j] = report_module(r->rep, cf->src->path, cf->mods[j].m, cf->mods[j].mm);
+	for (uint32_t j = 0; j < cf->nnot_run; j++)
+		report_not_run(r->rep, index[cf->not_run[j].module], cf->not_run[j].rule, cf->not_run[j].why);
+	uint32_t from = r->sink->n;
+	finding_sink_move(r->sink, &cf->sink);
+	for (uint32_t j = from; j < r->sink->n; j++)
+		r->sink->items[j]->module_index = index[r->sink->items[j]->module_index];
+	free(index);
+	if (cf->f) {
+		lint_settle(r->cfg, r->sink, from);
+		report_file(r->rep, r->sink, from);
+		finding_sink_detach(r->sink, from);
+	}
+	r->bad += !cf->ok;
+	cmd_check_drop(ctx, k, res);
+	return !diag_full(r->d);
 }
 
 int cmd_check(int argc, char **argv)
@@ -164,19 +227,17 @@ int cmd_check(int argc, char **argv)
 	finding_sink_init(&sink);
 	sink.baseline_given = cfg.has_baseline;
 	struct report *rep = report_new(a.format, stdout, HLOLINT_VERSION);
-	bool ok = true;
-	unsigned bad = 0;
 	struct cmd_inputs in;
 	if (!cmd_inputs(a.files, a.nfiles, a.lint.all_stages, &in)) {
 		report_free(rep);
 		finding_sink_free(&sink);
 		goto done;
 	}
-	for (int k = 0; k < in.n && !diag_full(&d); k++)
-		if (!cmd_check_file(in.paths[k], (uint32_t)k, &cfg, &d, &sink, rep)) {
-			ok = false;
-			bad++;
-		}
+	struct cmd_check_run run = { &in, &cfg, &d, &sink, rep, 0 };
+	struct jobs j = { in.n, a.lint.jobs, &run, cmd_check_work, cmd_check_deliver, cmd_check_drop };
+	jobs_run(&j);
+	unsigned bad = run.bad;
+	bool ok = !bad;
 
 	const struct pass **ran = xcalloc(cfg.npasses + 1, sizeof *ran);
 	for (uint32_t k = 0, n = 0; k < cfg.npasses; k++)

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "diff.h"
 #include "json.h"
+#include "jobs.h"
 #include "lint.h"
 #include "report.h"
 #include "size.h"
@@ -31,6 +32,7 @@ static void cmd_diff_help(FILE *out)
 	      "  --format text|json   output (default text)\n"
 	      "  --all-stages, --target NAME, --hbm SIZE, --config FILE, --no-config, rule options:\n"
 	      "                       as for check\n"
+	      "  -j N, --jobs N       read N modules of a folder at once (default: one per core)\n"
 	      "\n"
 	      "exit status: 0 nothing grew past --fail-on-growth and no new finding at or above\n"
 	      "--fail-on; 1 otherwise (0 with --exit-zero); 2 usage, I/O or parse error.\n"
@@ -106,6 +108,10 @@ struct cmd_diff_file {
 	struct source *src;
 	struct hlo_file *f;
 	struct finding_sink sink;
+	struct diff_side *mods;     /* its modules, until the side takes them */
+	uint32_t nmods;
+	struct diag_sink d;         /* deferred: a -j worker reads the file */
+	bool ok;
 };
 
 struct cmd_diff_side {
@@ -117,18 +123,11 @@ struct cmd_diff_side {
 	bool *paired;
 };
 
-struct cmd_diff_hooks {
-	struct cmd_diff_side *s;
-	const char *path;
-	struct source *src;
-};
-
 static uint32_t cmd_diff_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
 {
-	struct cmd_diff_hooks *h = ctx;
-	struct cmd_diff_side *s = h->s;
-	s->mods = xreallocarray(s->mods, s->nmods + 1, sizeof *s->mods);
-	s->mods[s->nmods++] = (struct diff_side){ .path = h->path, .src = h->src, .m = m, .mm = mm };
+	struct cmd_diff_file *df = ctx;
+	df->mods = xreallocarray(df->mods, df->nmods + 1, sizeof *df->mods);
+	df->mods[df->nmods++] = (struct diff_side){ .src = df->src, .m = m, .mm = mm };
 	return k;
 }
 
@@ -145,39 +144,88 @@ static void cmd_diff_findings(struct cmd_diff_side *s, uint32_t from, const stru
 	}
 }
 
-static bool cmd_diff_load(const char *path, bool all_stages, struct config *c, struct diag_sink *d,
+/* -j: a worker loads one file of a side and runs the rules; the delivery
+ * settles suppressions and the baseline and adds its modules to the side,
+ * in input order, and stops at the first file with errors. */
+struct cmd_diff_run {
+	struct cmd_diff_side *s;
+	struct config *c;
+	struct diag_sink *d;
+	struct arena *a;
+};
+
+static void *cmd_diff_work(void *ctx, int k)
+{
+	struct cmd_diff_run *r = ctx;
+	struct cmd_diff_file *df = xcalloc(1, sizeof *df);
+	const char *path = r->s->in.paths[k];
+	diag_init_deferred(&df->d, r->d->max_errors, r->d->keep);
+	df->d.input = path;
+	finding_sink_init(&df->sink);
+	df->f = cmd_load(path, &df->d, &df->src);
+	if (df->f && !df->d.errors) {
+		struct lint_hooks h = { df, cmd_diff_module, NULL };
+		df->ok = lint_run(df->f, df->src, (uint32_t)k, r->c, &df->d, &df->sink, &h);
+	}
+	return df;
+}
+
+static void cmd_diff_file_free(struct cmd_diff_file *df)
+{
+	finding_sink_free(&df->sink);
+	parse_free(df->f);
+	source_free(df->src);
+	diag_free(&df->d);
+	free(df->mods);
+}
+
+static void cmd_diff_drop(void *ctx, int k, void *res)
+{
+	(void)ctx, (void)k;
+	cmd_diff_file_free(res);
+	free(res);
+}
+
+static bool cmd_diff_deliver(void *ctx, int k, void *res)
+{
+	struct cmd_diff_run *r = ctx;
+	struct cmd_diff_side *s = r->s;
+	struct cmd_diff_file *w = res, *df = &s->files[s->nfiles++];
+	diag_replay(r->d, &w->d);
+	diag_free(&w->d);           /* its buffer belongs to w: not to be copied */
+	*df = *w;
+	free(w);
+	if (!df->ok)
+		return false;
+	lint_settle(r->c, &df->sink, 0);
+	uint32_t from = s->nmods;
+	s->mods = xreallocarray(s->mods, s->nmods + df->nmods + 1, sizeof *s->mods);
+	for (uint32_t j = 0; j < df->nmods; j++) {
+		s->mods[s->nmods] = df->mods[j];
+		s->mods[s->nmods++].path = s->in.paths[k];
+	}
+	cmd_diff_findings(s, from, &df->sink, r->a);
+	return true;
+}
+
+static bool cmd_diff_load(const char *path, const struct cmd_lint_args *la, struct config *c, struct diag_sink *d,
 			  struct arena *a, struct cmd_diff_side *s)
 {
-	if (!cmd_inputs((char *const *)&path, 1, all_stages, &s->in))
+	if (!cmd_inputs((char *const *)&path, 1, la->all_stages, &s->in))
 		return false;
 	s->files = xcalloc((size_t)s->in.n, sizeof *s->files);
-	for (int k = 0; k < s->in.n; k++) {
-		struct cmd_diff_file *df = &s->files[s->nfiles++];
-		unsigned before = d->errors;
-		df->f = cmd_load(s->in.paths[k], d, &df->src);
-		if (!df->f || d->errors != before)
-			return false;
-		finding_sink_init(&df->sink);
-		struct cmd_diff_hooks hk = { s, s->in.paths[k], df->src };
-		struct lint_hooks h = { &hk, cmd_diff_module, NULL };
-		uint32_t from = s->nmods;
-		if (!lint_file(df->f, df->src, (uint32_t)k, c, d, &df->sink, &h))
-			return false;
-		cmd_diff_findings(s, from, &df->sink, a);
-	}
+	struct cmd_diff_run r = { s, c, d, a };
+	struct jobs j = { s->in.n, la->jobs, &r, cmd_diff_work, cmd_diff_deliver, cmd_diff_drop };
+	if (!jobs_run(&j))
+		return false;
 	s->paired = xcalloc(s->nmods + 1, sizeof *s->paired);
 	return true;
 }
 
 static void cmd_diff_side_free(struct cmd_diff_side *s)
 {
-	for (uint32_t k = 0; k < s->nfiles; k++) {
-		if (s->files[k].f) {
-			finding_sink_free(&s->files[k].sink);
-			parse_free(s->files[k].f);
-		}
-		source_free(s->files[k].src);
-	}
+	for (uint32_t k = 0; k < s->nfiles; k++)
+		cmd_diff_file_free(&s->files[k]);
 	free(s->files);
 	free(s->mods);
 	free(s->paired);
@@ -497,8 +545,8 @@ int cmd_diff(int argc, char **argv)
 	d.max_errors = a.lint.max_errors;
 	if (!cmd_lint_config(&a.lint, &cfg, &d, cmd_diff_apply, argc, argv))
 		goto done;
-	if (!cmd_diff_load(a.old, a.lint.all_stages, &cfg, &d, &ar, &os) ||
-	    !cmd_diff_load(a.new, a.lint.all_stages, &cfg, &d, &ar, &ns))
+	if (!cmd_diff_load(a.old, &a.lint, &cfg, &d, &ar, &os) ||
+	    !cmd_diff_load(a.new, &a.lint, &cfg, &d, &ar, &ns))
 		goto done;
 	rc = cmd_diff_report(&a, &cfg, &os, &ns, &ar);
 done:

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "attr.h"
 #include "cmd.h"
+#include "jobs.h"
 #include "json.h"
 #include "mem.h"
 #include "report.h"
@@ -17,7 +18,7 @@
 
 struct cmd_mem_opts {
 	struct mem_options mo;
-	unsigned top;
+	unsigned top, jobs;
 	bool json;
 	bool all_stages;
 };
@@ -38,7 +39,8 @@ static void cmd_mem_help(FILE *out)
 		     "  --partitioned=yes|no|auto\n"
 		     "                    yes: shapes are per device; no: global shapes divided by\n"
 		     "                    their shardings; auto (default): decided from the dump\n"
-		     "  --format text|json  (default text; JSON schema 1)\n\n"
+		     "  --format text|json  (default text; JSON schema 1)\n"
+		     "  -j N, --jobs N    read N files at once (default: one per core)\n\n"
 		     "targets:\n");
 	for (const struct target *const *t = target_presets; *t; t++) {
 		char h[16];
@@ -56,6 +58,11 @@ static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **fi
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
+		int r = cmd_jobs_arg(argc, argv, &i, &o->jobs);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			cmd_mem_help(stdout);
 			return 0;
@@ -491,6 +498,94 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 	json_end_object(w);
 }
 
+/* -j: a worker loads one input and models its valid modules; the delivery
+ * prints them in input order. */
+struct cmd_mem_run {
+	const struct cmd_mem_opts *o;
+	const struct cmd_inputs *in;
+	struct diag_sink *d;
+	struct json_writer *w;
+	bool first;
+	int rc;
+};
+
+struct cmd_mem_file {
+	struct diag_sink d;
+	struct source *src;
+	struct hlo_file *f;
+	struct arena a;             /* the models */
+	struct mem_model **models;  /* one per module, NULL for an invalid one */
+	uint32_t nmodels;
+	bool bad;
+};
+
+static void *cmd_mem_work(void *ctx, int k)
+{
+	struct cmd_mem_run *r = ctx;
+	struct cmd_mem_file *mf = xcalloc(1, sizeof *mf);
+	const char *path = r->in->paths[k];
+	diag_init_deferred(&mf->d, r->d->max_errors, r->d->keep);
+	mf->d.input = path;
+	mf->f = cmd_load(path, &mf->d, &mf->src);
+	mf->bad = mf->d.errors != 0;
+	struct mem_options mo = r->o->mo;
+	struct xla_stats xs;
+	if (xlastats_read(path, &xs)) {
+		mo.xla_total_bytes = xlastats_total(&xs);
+		xlastats_free(&xs);
+	}
+	mo.path = path;
+	arena_init(&mf->a);
+	for (struct hlo_module *m = mf->f ? mf->f->modules : NULL; m; m = m->next)
+		mf->nmodels++;
+	mf->models = xcalloc(mf->nmodels + 1, sizeof *mf->models);
+	uint32_t n = 0;
+	for (struct hlo_module *m = mf->f ? mf->f->modules : NULL; m; m = m->next, n++)
+		if (m->valid)
+			mf->models[n] = mem_analyze(m, &mo, &mf->a);
+	return mf;
+}
+
+static void cmd_mem_drop(void *ctx, int k, void *res)
+{
+	(void)ctx, (void)k;
+	struct cmd_mem_file *mf = res;
+	free(mf->models);
+	arena_free(&mf->a);
+	parse_free(mf->f);
+	source_free(mf->src);
+	diag_free(&mf->d);
+	free(mf);
+}
+
+static bool cmd_mem_deliver(void *ctx, int k, void *res)
+{
+	struct cmd_mem_run *r = ctx;
+	struct cmd_mem_file *mf = res;
+	diag_replay(r->d, &mf->d);
+	if (mf->bad)
+		r->rc = 2;
+	const char *path = mf->src ? mf->src->path : r->in->paths[k];
+	for (uint32_t j = 0; j < mf->nmodels; j++) {
+		const struct mem_model *mm = mf->models[j];
+		struct arena a;
+		arena_init(&a);
+		if (!mm) {
+			r->rc = 2;
+		} else if (r->o->json) {
+			cmd_mem_json(r->w, path, mm, r->o->top, &a);
+		} else {
+			if (!r->first)
+				fputc('\n', stdout);
+			cmd_mem_text(stdout, path, mm, r->o->top, &a);
+		}
+		r->first = r->first && !mm;
+		arena_free(&a);
+	}
+	cmd_mem_drop(ctx, k, res);
+	return true;
+}
+
 int cmd_mem(int argc, char **argv)
 {
 	struct cmd_mem_opts o = { .mo = { .partitioned = -1 }, .top = 10 };
@@ -503,9 +598,6 @@ int cmd_mem(int argc, char **argv)
 	free(files);
 	if (rc >= 0)
 		return rc;
-	files = in.paths;
-	nfiles = in.n;
-	rc = 0;
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
 	d.keep = o.json;   /* JSON lists the inputs that failed */
@@ -518,42 +610,10 @@ int cmd_mem(int argc, char **argv)
 		json_key(&w, "modules");
 		json_begin_array(&w);
 	}
-	bool first = true;
-	for (int k = 0; k < nfiles; k++) {
-		struct source *src;
-		unsigned before = d.errors;
-		d.input = files[k];
-		struct hlo_file *f = cmd_load(files[k], &d, &src);
-		if (d.errors != before)
-			rc = 2;
-		struct xla_stats xs;
-		bool have_xla = xlastats_read(files[k], &xs);
-		o.mo.xla_total_bytes = have_xla ? xlastats_total(&xs) : 0;
-		for (struct hlo_module *m = f ? f->modules : NULL; m; m = m->next) {
-			if (!m->valid) {
-				rc = 2;
-				continue;
-			}
-			struct arena a;
-			arena_init(&a);
-			o.mo.path = files[k];
-			struct mem_model *mm = mem_analyze(m, &o.mo, &a);
-			const char *path = src ? src->path : files[k];
-			if (o.json) {
-				cmd_mem_json(&w, path, mm, o.top, &a);
-			} else {
-				if (!first)
-					fputc('\n', stdout);
-				cmd_mem_text(stdout, path, mm, o.top, &a);
-			}
-			first = false;
-			arena_free(&a);
-		}
-		parse_free(f);
-		if (have_xla)
-			xlastats_free(&xs);
-		source_free(src);
-	}
+	struct cmd_mem_run run = { .o = &o, .in = &in, .d = &d, .w = &w, .first = true };
+	struct jobs j = { in.n, o.jobs, &run, cmd_mem_work, cmd_mem_deliver, cmd_mem_drop };
+	jobs_run(&j);
+	rc = run.rc;
 	if (o.json) {
 		json_end_array(&w);
 		report_json_errors(&w, &d);

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "dumpdir.h"
 #include "json.h"
+#include "jobs.h"
 #include "lint.h"
 #include "metadata.h"
 #include "oomlog.h"
@@ -36,6 +37,7 @@ static void cmd_oom_help(FILE *out)
 	      "  --target NAME, --hbm SIZE, --config FILE, --no-config, and the rules' options\n"
 	      "                       as for check (see 'hlolint check --help')\n"
 	      "  --exit-zero          exit 0 even when a report was found\n"
+	      "  -j N, --jobs N       read N modules of a folder at once (default: one per core)\n"
 	      "\n"
 	      "exit status: 1 an out-of-memory report was found (0 with --exit-zero),\n"
 	      "2 usage or I/O error, or no report in LOG.  See docs/oom.md.\n",
@@ -98,15 +100,74 @@ static struct hlo_module *cmd_oom_best_module(struct hlo_file *f, const struct o
 	return best;
 }
 
+/* -j: a worker loads one candidate and scores its best module; the
+ * delivery keeps the best so far (ties: the first, as in input order). */
+struct cmd_oom_pick {
+	const struct dumpdir *dd;
+	const struct oom_report *r;
+	struct diag_sink *d;
+	struct oom_dump *out;
+	uint32_t best_score;
+};
+
+struct cmd_oom_candidate {
+	struct diag_sink d;
+	struct source *src;
+	struct hlo_file *f;
+	struct hlo_module *m;
+	uint32_t score;
+};
+
+static void *cmd_oom_work(void *ctx, int k)
+{
+	struct cmd_oom_pick *p = ctx;
+	struct cmd_oom_candidate *c = xcalloc(1, sizeof *c);
+	diag_init_deferred(&c->d, p->d->max_errors, p->d->keep);
+	c->d.input = p->dd->paths[k];
+	c->f = cmd_load(p->dd->paths[k], &c->d, &c->src);
+	c->m = c->f ? cmd_oom_best_module(c->f, p->r, &c->score) : NULL;
+	return c;
+}
+
+static void cmd_oom_drop(void *ctx, int k, void *res)
+{
+	(void)ctx, (void)k;
+	struct cmd_oom_candidate *c = res;
+	parse_free(c->f);
+	source_free(c->src);
+	diag_free(&c->d);
+	free(c);
+}
+
+static bool cmd_oom_deliver(void *ctx, int k, void *res)
+{
+	struct cmd_oom_pick *p = ctx;
+	struct cmd_oom_candidate *c = res;
+	diag_replay(p->d, &c->d);
+	if (c->m && (!p->out->m || c->score > p->best_score)) {
+		if (p->out->f) {
+			parse_free(p->out->f);
+			source_free(p->out->src);
+			free(p->out->path);
+		}
+		*p->out = (struct oom_dump){ .path = xstrdup(p->dd->paths[k]), .src = c->src, .f = c->f, .m = c->m };
+		p->best_score = c->score;
+		c->f = NULL;
+		c->src = NULL;
+	}
+	cmd_oom_drop(ctx, k, res);
+	return true;
+}
+
 /* Loads the candidates of dump (a file or a folder) and keeps the one whose
  * module matches r best; false after an error message. */
-static bool cmd_oom_choose(const char *dump, bool all_stages, const struct oom_report *r, struct diag_sink *d,
-			   struct oom_dump *out)
+static bool cmd_oom_choose(const char *dump, const struct cmd_lint_args *la, const struct oom_report *r,
+			   struct diag_sink *d, struct oom_dump *out)
 {
 	struct dumpdir dd = { 0 };
 	char err[512];
 	if (dumpdir_is_dir(dump)) {
-		if (!dumpdir_list(dump, all_stages, &dd, err, sizeof err)) {
+		if (!dumpdir_list(dump, la->all_stages, &dd, err, sizeof err)) {
 			fprintf(stderr, "%s\n", err);
 			return false;
 		}
@@ -120,26 +181,9 @@ static bool cmd_oom_choose(const char *dump, bool all_stages, const struct oom_r
 		dd.paths = xcalloc(1, sizeof *dd.paths);
 		dd.paths[dd.n++] = xstrdup(dump);
 	}
-	uint32_t best_score = 0;
-	for (uint32_t k = 0; k < dd.n; k++) {
-		struct source *src;
-		struct hlo_file *f = cmd_load(dd.paths[k], d, &src);
-		uint32_t score;
-		struct hlo_module *m = f ? cmd_oom_best_module(f, r, &score) : NULL;
-		if (m && (!out->m || score > best_score)) {
-			if (out->f) {
-				parse_free(out->f);
-				source_free(out->src);
-				free(out->path);
-			}
-			*out = (struct oom_dump){ .path = xstrdup(dd.paths[k]), .src = src, .f = f, .m = m };
-			best_score = score;
-		} else {
-			if (f)
-				parse_free(f);
-			source_free(src);
-		}
-	}
+	struct cmd_oom_pick p = { &dd, r, d, out, 0 };
+	struct jobs j = { (int)dd.n, la->jobs, &p, cmd_oom_work, cmd_oom_deliver, cmd_oom_drop };
+	jobs_run(&j);
 	dumpdir_free(&dd);
 	if (!out->m && !d->errors)
 		fprintf(stderr, "%s: error: no valid module to compare with\n", dump);
@@ -542,7 +586,7 @@ static int cmd_oom_run(const struct oom_args *a, struct config *cfg, struct diag
 		goto done;
 	const struct oom_report *last = &ol.reports[ol.nreports - 1];
 	if (a->dump) {
-		if (!cmd_oom_choose(a->dump, a->lint.all_stages, last, d, &dp))
+		if (!cmd_oom_choose(a->dump, &a->lint, last, d, &dp))
 			goto done;
 		/* The report knows the device's limit: the rules judge against it. */
 		if (!cfg->hbm_bytes && last->capacity != OOM_UNKNOWN && last->capacity <= INT64_MAX)

@@ -4,26 +4,68 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "jobs.h"
 
 static void cmd_parse_help(FILE *out)
 {
-	fprintf(out, "usage: hlolint parse [--max-errors N] [--all-stages] FILE...\n\n"
+	fprintf(out, "usage: hlolint parse [--max-errors N] [--all-stages] [-j N] FILE...\n\n"
 		     "Parses and verifies every module in each FILE ('-' = stdin, .gz accepted; a\n"
 		     "--xla_dump_to folder gives its after-optimizations modules, --all-stages the\n"
 		     "before-optimizations ones too).\n"
 		     "Prints nothing and exits 0 when all are valid; otherwise prints\n"
 		     "'path:line:col: error: message' with the source line and a caret, exit 2.\n\n"
-		     "  --max-errors N   stop after N errors per run (default 20, 0 = no limit)\n");
+		     "  --max-errors N   stop after N errors per run (default 20, 0 = no limit)\n"
+		     "  -j N, --jobs N   parse N files at once (default: one per core)\n");
+}
+
+/* -j: a worker parses one input into a deferred sink; the delivery prints
+ * its diagnostics in input order. */
+struct cmd_parse_run {
+	struct cmd_inputs *in;
+	struct diag_sink *d;
+};
+
+static void *cmd_parse_work(void *ctx, int k)
+{
+	struct cmd_parse_run *r = ctx;
+	struct diag_sink *d = xcalloc(1, sizeof *d);
+	diag_init_deferred(d, r->d->max_errors, false);
+	d->input = r->in->paths[k];
+	struct source *src;
+	parse_free(cmd_load(r->in->paths[k], d, &src));
+	source_free(src);
+	return d;
+}
+
+static void cmd_parse_drop(void *ctx, int k, void *res)
+{
+	(void)ctx, (void)k;
+	diag_free(res);
+	free(res);
+}
+
+static bool cmd_parse_deliver(void *ctx, int k, void *res)
+{
+	struct cmd_parse_run *r = ctx;
+	diag_replay(r->d, res);
+	cmd_parse_drop(ctx, k, res);
+	return !diag_full(r->d);
 }
 
 int cmd_parse(int argc, char **argv)
 {
-	unsigned max_errors = 20;
+	unsigned max_errors = 20, jobs = 0;
 	bool all_stages = false;
 	int nfiles = 0;
 	char **files = calloc((size_t)argc, sizeof *files);
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		int r = cmd_jobs_arg(argc, argv, &i, &jobs);
+		if (r < 0) {
+			free(files);
+			return 2;
+		} else if (r) {
+			continue;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			cmd_parse_help(stdout);
 			free(files);
 			return 0;
@@ -60,12 +102,9 @@ int cmd_parse(int argc, char **argv)
 	}
 	struct diag_sink d;
 	diag_init(&d, stderr, max_errors);
-	for (int i = 0; i < in.n && !diag_full(&d); i++) {
-		struct source *src;
-		struct hlo_file *f = cmd_load(in.paths[i], &d, &src);
-		parse_free(f);
-		source_free(src);
-	}
+	struct cmd_parse_run run = { &in, &d };
+	struct jobs j = { in.n, jobs, &run, cmd_parse_work, cmd_parse_deliver, cmd_parse_drop };
+	jobs_run(&j);
 	cmd_inputs_free(&in);
 	free(files);
 	return d.errors ? 2 : 0;

@@ -490,12 +490,13 @@ static void build_rebase(struct hlo_instr *i, struct span sp)
 		i->extra->lit_off += shift;
 }
 
-/* "parsing path: 42%" on stderr every 64K instructions of a large input. */
+/* "parsing path: 42%" on stderr every 64K instructions of a large input
+ * (the line is cleared to its end: -j workers take turns on it). */
 static void build_progress(struct build_ctx *ctx, struct span sp)
 {
 	if (!ctx->progress || (++ctx->progress_tick & 0xffff))
 		return;
-	fprintf(stderr, "\rhlolint: parsing %s: %3u%%", ctx->src->path,
+	fprintf(stderr, "\rhlolint: parsing %s: %3u%%\033[K", ctx->src->path,
 		(unsigned)(sp.end * 100 / (ctx->src->len ? ctx->src->len : 1)));
 	fflush(stderr);
 }

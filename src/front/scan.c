@@ -421,17 +421,15 @@ bool scan_is_split(struct scan_state *ss, const char *s, size_t n)
 	return dashes >= 5 && i == n;
 }
 
-const char *scan_bad_char(int c)
+void scan_bad_char(struct scan_state *ss, struct span sp, int c)
 {
-	static char buf[64];
 	unsigned char u = (unsigned char)c;
 	if (u >= 0x80)
-		snprintf(buf, sizeof buf, "unexpected byte 0x%02x outside a string", u);
+		scan_error(ss, sp, "unexpected byte 0x%02x outside a string", u);
 	else if (isprint(u))
-		snprintf(buf, sizeof buf, "unexpected character '%c'", u);
+		scan_error(ss, sp, "unexpected character '%c'", u);
 	else
-		snprintf(buf, sizeof buf, "unexpected control character 0x%02x", u);
-	return buf;
+		scan_error(ss, sp, "unexpected control character 0x%02x", u);
 }
 
 void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)

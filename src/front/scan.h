@@ -98,10 +98,10 @@ struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n
 /* Length of the leading [a-z][a-z0-9]* word of s. */
 size_t scan_word_len(const char *s);
 
-/* Message for a character that cannot start a token. */
-const char *scan_bad_char(int c);
 void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Reports c, a character that cannot start a token, at sp. */
+void scan_bad_char(struct scan_state *ss, struct span sp, int c);
 _Noreturn void scan_fatal(const char *msg);
 /* Reports a syntax error at loc in PostgreSQL's shape. */
 void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bool eof,

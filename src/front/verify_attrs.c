@@ -4,6 +4,7 @@
  * does not check what values mean for shapes (verify_shapes.c). */
 #include "verify_int.h"
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,9 +186,9 @@ struct verify_rule {
 	struct verify_set allowed, required;
 };
 
-/* Built once from the tables above; read-only afterwards. */
+/* Built once from the tables above (pthread_once: -j workers verify at the
+ * same time); read-only afterwards. */
 static struct verify_tables {
-	bool ready;
 	struct verify_rule rules[OP_COUNT];
 	const char *bad_rule;       /* a rule names an attribute missing from verify_attrs */
 } verify_tab;
@@ -208,11 +209,8 @@ static int verify_key(const struct hlo_attr *at)
 	return at->key != ATTR_UNKNOWN && at->key < ATTR_COUNT && verify_attrs[at->key].kind != VK_NONE ? at->key : -1;
 }
 
-/* Builds the rule tables once; the first rule naming an unknown attribute, or NULL. */
-const char *verify_attrs_init(void)
+static void verify_attrs_build(void)
 {
-	if (verify_tab.ready)
-		return verify_tab.bad_rule;
 	for (unsigned op = 0; op < OP_COUNT; op++)
 		for (unsigned k = 1; k < VERIFY_NATTRS; k++)
 			if (verify_attrs[k].generic)
@@ -242,7 +240,13 @@ const char *verify_attrs_init(void)
 			p += n;
 		}
 	}
-	verify_tab.ready = true;
+}
+
+/* Builds the rule tables once; the first rule naming an unknown attribute, or NULL. */
+const char *verify_attrs_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, verify_attrs_build);
 	return verify_tab.bad_rule;
 }
 

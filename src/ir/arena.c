@@ -14,7 +14,9 @@ struct arena_block {
 };
 
 #ifdef HLO_FAULT_INJECTION
-static long fail_at = -1, alloc_count;
+/* Atomic: -j workers allocate too (the Nth allocation of the run fails,
+ * whichever thread makes it). */
+static _Atomic long fail_at = -1, alloc_count;
 static int check_fail(void)
 {
 	if (fail_at < 0) {
@@ -128,6 +130,23 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = 0;
 	return p;
+}
+
+void arena_adopt(struct arena *a, struct arena *from)
+{
+	struct arena_block *oldest = from->head;
+	if (!oldest)
+		return;
+	while (oldest->prev)
+		oldest = oldest->prev;
+	if (a->head) {          /* behind a's current block, which keeps filling */
+		oldest->prev = a->head->prev;
+		a->head->prev = from->head;
+	} else {
+		a->head = from->head;
+	}
+	a->total += from->total;
+	arena_init(from);
 }
 
 struct arena_mark arena_mark(struct arena *a)

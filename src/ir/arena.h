@@ -25,6 +25,9 @@ void *arena_alloc(struct arena *a, size_t size);
 void *arena_array(struct arena *a, size_t n, size_t size);
 /* Copies n bytes (plus a NUL) into the arena. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* Moves every block of from into a (from ends empty): what was allocated
+ * in from lives as long as a.  Not while a mark of a is outstanding. */
+void arena_adopt(struct arena *a, struct arena *from);
 struct arena_mark arena_mark(struct arena *a);
 void arena_release(struct arena *a, struct arena_mark m);
 

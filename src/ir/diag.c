@@ -3,8 +3,11 @@
  * line.  A line wider than the output (diag_width) is shown as a window
  * around the caret with "..." marks (a 1 MB constant must not flood the
  * terminal, and text output fits 100 columns).
+ * A deferred sink (a -j worker's) renders into memory; diag_replay prints
+ * it later in input order with the same cap.
  * It does not decide exit codes or wording; it only formats and counts. */
 #include "diag.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -13,15 +16,20 @@
 
 #define DIAG_WIDTH 100       /* text output's width when it is not a terminal */
 
+static unsigned diag_cols;
+
+static void diag_width_init(void)
+{
+	struct winsize ws;
+	diag_cols = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40
+			? ws.ws_col : DIAG_WIDTH;
+}
+
 unsigned diag_width(void)
 {
-	static unsigned width;
-	if (!width) {
-		struct winsize ws;
-		width = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40
-				? ws.ws_col : DIAG_WIDTH;
-	}
-	return width;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;   /* -j workers ask too */
+	pthread_once(&once, diag_width_init);
+	return diag_cols;
 }
 
 static const char *diag_severity_name(enum diag_severity sev)
@@ -51,6 +59,16 @@ void diag_free(struct diag_sink *d)
 	free(d->recs);
 	d->recs = NULL;
 	d->nrecs = d->caprecs = 0;
+	if (d->deferred) {
+		fclose(d->out);
+		free(d->buf);
+		free(d->events);
+		d->out = NULL;
+		d->buf = NULL;
+		d->events = NULL;
+		d->nevents = d->capevents = 0;
+		d->deferred = false;
+	}
 }
 
 static char *diag_strdup(const char *s)
@@ -125,17 +143,9 @@ void diag_print_line(FILE *out, struct source *src, struct span sp)
 		diag_show_line(out, src, sp);
 }
 
-void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
-		  enum diag_severity sev, const char *fmt, va_list ap)
+/* Counts a diagnostic of sev; false when it is not to be shown. */
+static bool diag_count(struct diag_sink *d, enum diag_severity sev)
 {
-	if (!d)  /* a silent decode (value_parse with no sink) */
-		return;
-	if (sev == DIAG_ERROR && d->keep && !d->capped) {
-		va_list cp;
-		va_copy(cp, ap);
-		diag_record(d, src, sp, fmt, cp);
-		va_end(cp);
-	}
 	if (sev == DIAG_ERROR)
 		d->errors++;
 	/* Once capped, everything is dropped: notes and warnings after the cap
@@ -143,8 +153,53 @@ void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 	if (d->capped || d->quiet || !d->out) {
 		if (sev == DIAG_ERROR && diag_full(d))
 			d->capped = true;
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* A deferred sink's diagnostic ends here in its buffer. */
+struct diag_event {
+	enum diag_severity sev;
+	size_t end;
+	uint32_t rec;        /* its record, UINT32_MAX none */
+};
+
+/* After a diagnostic was shown: a deferred sink notes where it ends; the
+ * cap's last line is printed only where the text is final (diag_replay
+ * decides it for a deferred sink). */
+static void diag_shown(struct diag_sink *d, enum diag_severity sev, uint32_t rec)
+{
+	bool full = sev == DIAG_ERROR && diag_full(d);
+	if (d->deferred) {
+		if (d->nevents == d->capevents)
+			d->events = xreallocarray(d->events, d->capevents = d->capevents ? 2 * d->capevents : 8,
+						  sizeof *d->events);
+		long end = ftell(d->out);
+		d->events[d->nevents++] = (struct diag_event){ sev, end > 0 ? (size_t)end : 0, rec };
+	} else if (full) {
+		fputs("hlolint: error: too many errors, stopping\n", d->out);
+	}
+	if (full)
+		d->capped = true;
+	fflush(d->out);
+}
+
+void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
+		  enum diag_severity sev, const char *fmt, va_list ap)
+{
+	if (!d)  /* a silent decode (value_parse with no sink) */
+		return;
+	uint32_t rec = UINT32_MAX;
+	if (sev == DIAG_ERROR && d->keep && !d->capped) {
+		va_list cp;
+		va_copy(cp, ap);
+		diag_record(d, src, sp, fmt, cp);
+		va_end(cp);
+		rec = d->nrecs - 1;
+	}
+	if (!diag_count(d, sev))
+		return;
 	FILE *out = d->out;
 	const char *sname = diag_severity_name(sev);
 	if (!src) {
@@ -161,11 +216,50 @@ void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 	fputc('\n', out);
 	if (src && !span_is_none(sp) && !src->binary)   /* no raw binary on a terminal */
 		diag_show_line(out, src, sp);
-	if (sev == DIAG_ERROR && diag_full(d)) {
-		fputs("hlolint: error: too many errors, stopping\n", out);
-		d->capped = true;
+	diag_shown(d, sev, rec);
+}
+
+void diag_init_deferred(struct diag_sink *d, unsigned max_errors, bool keep)
+{
+	diag_init(d, NULL, max_errors);
+	d->out = open_memstream(&d->buf, &d->buflen);
+	if (!d->out)
+		fatal_out_of_memory();
+	d->quiet = false;
+	d->keep = keep;
+	d->deferred = true;
+}
+
+/* Moves record r (its strings) to d's records. */
+static uint32_t diag_take_record(struct diag_sink *d, struct diag_record *r)
+{
+	if (d->nrecs == d->caprecs)
+		d->recs = xreallocarray(d->recs, d->caprecs = d->caprecs ? 2 * d->caprecs : 8, sizeof *d->recs);
+	d->recs[d->nrecs] = *r;
+	r->path = r->msg = NULL;
+	return d->nrecs++;
+}
+
+void diag_replay(struct diag_sink *d, struct diag_sink *from)
+{
+	fflush(from->out);
+	size_t start = 0;
+	unsigned errors = 0;
+	for (uint32_t k = 0; k < from->nevents; k++) {
+		const struct diag_event *e = &from->events[k];
+		uint32_t rec = UINT32_MAX;
+		errors += e->sev == DIAG_ERROR;
+		if (e->sev == DIAG_ERROR && d->keep && !d->capped && e->rec != UINT32_MAX)
+			rec = diag_take_record(d, &from->recs[e->rec]);
+		if (diag_count(d, e->sev)) {
+			fwrite(from->buf + start, 1, e->end - start, d->out);
+			diag_shown(d, e->sev, rec);
+		}
+		start = e->end;
 	}
-	fflush(out);
+	/* Errors past from's own cap: counted, never shown (d is capped by now). */
+	for (; errors < from->errors; errors++)
+		diag_count(d, DIAG_ERROR);
 }
 
 void diag_report(struct diag_sink *d, struct source *src, struct span sp,

@@ -28,10 +28,25 @@ struct diag_sink {
 	const char *input;   /* the input being read: the path of errors without a source */
 	struct diag_record *recs;
 	uint32_t nrecs, caprecs;
+	/* A deferred sink (diag_init_deferred) renders into a buffer and keeps
+	 * where each diagnostic ends, for diag_replay in input order. */
+	bool deferred;
+	char *buf;
+	size_t buflen;
+	struct diag_event *events;
+	uint32_t nevents, capevents;
 };
 
 void diag_init(struct diag_sink *d, FILE *out, unsigned max_errors);
-/* Frees the recorded errors. */
+/* A sink for work on another thread (-j): diagnostics are rendered into
+ * memory, errors recorded when keep, nothing printed until diag_replay.
+ * max_errors bounds the work as the real sink would. */
+void diag_init_deferred(struct diag_sink *d, unsigned max_errors, bool keep);
+/* Hands what deferred sink from saw to d as if d had seen it: the same
+ * text, the same --max-errors cap and "too many errors" line, the same
+ * records and error count.  from stays to be freed. */
+void diag_replay(struct diag_sink *d, struct diag_sink *from);
+/* Frees the recorded errors (and a deferred sink's buffer). */
 void diag_free(struct diag_sink *d);
 /* Reports at span of src (src may be NULL: no location). */
 void diag_report(struct diag_sink *d, struct source *src, struct span sp,

@@ -22,6 +22,19 @@ void finding_sink_free(struct finding_sink *s)
 	memset(s, 0, sizeof *s);
 }
 
+void finding_sink_move(struct finding_sink *s, struct finding_sink *from)
+{
+	if (s->n + from->n > s->cap) {
+		s->cap = s->n + from->n > 2 * s->cap ? s->n + from->n : 2 * s->cap;
+		s->items = xreallocarray(s->items, s->cap, sizeof *s->items);
+	}
+	if (from->n)
+		memcpy(s->items + s->n, from->items, from->n * sizeof *from->items);
+	s->n += from->n;
+	from->n = 0;
+	arena_adopt(&s->arena, &from->arena);
+}
+
 const char *finding_strdup(struct finding_sink *s, const char *str)
 {
 	return arena_strndup(&s->arena, str ? str : "", str ? strlen(str) : 0);

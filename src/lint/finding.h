@@ -102,6 +102,9 @@ size_t finding_stem(const char *name, size_t n, bool dump_prefix, const char **s
 
 void finding_sink_init(struct finding_sink *s);
 void finding_sink_free(struct finding_sink *s);
+/* Appends from's findings to s, which takes their memory (from ends empty;
+ * a -j worker's sink joins the run's in input order). */
+void finding_sink_move(struct finding_sink *s, struct finding_sink *from);
 
 /* Adds a finding of rule at instruction i of module m (i may be NULL for a
  * module-level finding, located at the module header).  Fills the location,

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include "pass.h"
 
-bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, struct config *c,
-	       struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h)
+bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const struct config *c,
+	      struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h)
 {
 	unsigned before = d->errors;
 	uint32_t from = sink->n;
@@ -49,7 +49,20 @@ bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, stru
 	}
 	free(run);
 	finding_sink_finish(sink, from);
+	return ok && d->errors == before;
+}
+
+void lint_settle(struct config *c, struct finding_sink *sink, uint32_t from)
+{
 	config_apply_suppressions(c, sink, from);
 	config_baseline_apply(c, sink, from);
-	return ok && d->errors == before;
+}
+
+bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, struct config *c,
+	       struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h)
+{
+	uint32_t from = sink->n;
+	bool ok = lint_run(f, src, file_index, c, d, sink, h);
+	lint_settle(c, sink, from);
+	return ok;
 }

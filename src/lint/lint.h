@@ -28,4 +28,11 @@ struct lint_hooks {
  * or the diagnostics gained an error. */
 bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, struct config *c,
 	       struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h);
+/* lint_file in two halves for -j: lint_run (models, rules, findings
+ * finished) reads c only and can run on a worker; lint_settle applies the
+ * suppressions and baseline, which count what they matched in c, so it
+ * runs in input order on the calling thread. */
+bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const struct config *c,
+	      struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h);
+void lint_settle(struct config *c, struct finding_sink *sink, uint32_t from);
 #endif
