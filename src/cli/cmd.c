@@ -78,6 +78,22 @@ int cmd_jobs_arg(int argc, char **argv, int *i, unsigned *jobs)
 	return 1;
 }
 
+void cmd_load_deferred(const char *path, const struct diag_sink *like, struct cmd_loaded *l)
+{
+	diag_init_deferred(&l->d, like->max_errors, like->keep);
+	l->d.input = path;
+	l->f = cmd_load(path, &l->d, &l->src);
+}
+
+void cmd_loaded_free(struct cmd_loaded *l)
+{
+	parse_free(l->f);
+	source_free(l->src);
+	diag_free(&l->d);
+	l->f = NULL;
+	l->src = NULL;
+}
+
 /* name in the NULL-terminated list. */
 static bool cmd_listed(const char *const *list, const char *name)
 {

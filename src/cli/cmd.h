@@ -34,6 +34,16 @@ bool cmd_uint_arg(const char *opt, const char *val, unsigned *out);
 int cmd_jobs_arg(int argc, char **argv, int *i, unsigned *jobs);
 /* Loads and parses path; on failure reports and returns NULL (the source too). */
 struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source **src_out);
+/* An input loaded on a -j worker (jobs.h): its diagnostics deferred until
+ * the delivery replays them (diag_replay), its source and parse. */
+struct cmd_loaded {
+	struct diag_sink d;
+	struct source *src;
+	struct hlo_file *f;         /* NULL when it could not be read */
+};
+/* cmd_load of path into l, the sink deferred with like's cap and keep. */
+void cmd_load_deferred(const char *path, const struct diag_sink *like, struct cmd_loaded *l);
+void cmd_loaded_free(struct cmd_loaded *l);
 /* Hands argv's lint options (rule thresholds, --target, --hbm, --select,
  * --exit-zero, ...) to c, skipping the command's own: valued ones take a
  * value ("-o FILE", "--config FILE" or "--config=FILE"), flags do not.  An

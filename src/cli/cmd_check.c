@@ -106,9 +106,7 @@ struct cmd_check_run {
 };
 
 struct cmd_check_file {
-	struct diag_sink d;
-	struct source *src;
-	struct hlo_file *f;
+	struct cmd_loaded in;
 	struct finding_sink sink;
 	struct cmd_check_module {
 		struct hlo_module *m;
@@ -145,16 +143,13 @@ static void *cmd_check_work(void *ctx, int k)
 {
 	struct cmd_check_run *r = ctx;
 	struct cmd_check_file *cf = xcalloc(1, sizeof *cf);
-	const char *path = r->in->paths[k];
-	diag_init_deferred(&cf->d, r->d->max_errors, r->d->keep);
-	cf->d.input = path;
 	finding_sink_init(&cf->sink);
 	cf->sink.baseline_given = r->sink->baseline_given;
-	cf->f = cmd_load(path, &cf->d, &cf->src);
-	if (cf->f) {
+	cmd_load_deferred(r->in->paths[k], r->d, &cf->in);
+	if (cf->in.f) {
 		struct lint_hooks h = { cf, cmd_check_module, cmd_check_not_run };
-		cf->ok = lint_run(cf->f, cf->src, (uint32_t)k, r->cfg, &cf->d, &cf->sink, &h);
-		cf->ok = cf->ok && !cf->d.errors;
+		cf->ok = lint_run(cf->in.f, cf->in.src, (uint32_t)k, r->cfg, &cf->in.d, &cf->sink, &h);
+		cf->ok = cf->ok && !cf->in.d.errors;
 	}
 	return cf;
 }
@@ -166,9 +161,7 @@ static void cmd_check_drop(void *ctx, int k, void *res)
 	finding_sink_free(&cf->sink);
 	free(cf->mods);
 	free(cf->not_run);
-	parse_free(cf->f);
-	source_free(cf->src);
-	diag_free(&cf->d);
+	cmd_loaded_free(&cf->in);
 	free(cf);
 }
 
@@ -176,10 +169,10 @@ static bool cmd_check_deliver(void *ctx, int k, void *res)
 {
 	struct cmd_check_run *r = ctx;
 	struct cmd_check_file *cf = res;
-	diag_replay(r->d, &cf->d);
+	diag_replay(r->d, &cf->in.d);
 	uint32_t *index = xcalloc(cf->nmods + 1, sizeof *index);
 	for (uint32_t j = 0; j < cf->nmods; j++)
-		index[j] = report_module(r->rep, cf->src->path, cf->mods[j].m, cf->mods[j].mm);
+		index[j] = report_module(r->rep, cf->in.src->path, cf->mods[j].m, cf->mods[j].mm);
 	for (uint32_t j = 0; j < cf->nnot_run; j++)
 		report_not_run(r->rep, index[cf->not_run[j].module], cf->not_run[j].rule, cf->not_run[j].why);
 	uint32_t from = r->sink->n;
@@ -187,7 +180,7 @@ static bool cmd_check_deliver(void *ctx, int k, void *res)
 	for (uint32_t j = from; j < r->sink->n; j++)
 		r->sink->items[j]->module_index = index[r->sink->items[j]->module_index];
 	free(index);
-	if (cf->f) {
+	if (cf->in.f) {
 		lint_settle(r->cfg, r->sink, from);
 		report_file(r->rep, r->sink, from);
 		finding_sink_detach(r->sink, from);

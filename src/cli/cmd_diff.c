@@ -105,12 +105,10 @@ static bool cmd_diff_apply(int argc, char **argv, struct config *c)
 /* ---- One side: its files, modules, models and findings ---- */
 
 struct cmd_diff_file {
-	struct source *src;
-	struct hlo_file *f;
+	struct cmd_loaded in;       /* read by a -j worker */
 	struct finding_sink sink;
 	struct diff_side *mods;     /* its modules, until the side takes them */
 	uint32_t nmods;
-	struct diag_sink d;         /* deferred: a -j worker reads the file */
 	bool ok;
 };
 
@@ -127,7 +125,7 @@ static uint32_t cmd_diff_module(void *ctx, uint32_t k, struct hlo_module *m, str
 {
 	struct cmd_diff_file *df = ctx;
 	df->mods = xreallocarray(df->mods, df->nmods + 1, sizeof *df->mods);
-	df->mods[df->nmods++] = (struct diff_side){ .src = df->src, .m = m, .mm = mm };
+	df->mods[df->nmods++] = (struct diff_side){ .src = df->in.src, .m = m, .mm = mm };
 	return k;
 }
 
@@ -158,14 +156,11 @@ static void *cmd_diff_work(void *ctx, int k)
 {
 	struct cmd_diff_run *r = ctx;
 	struct cmd_diff_file *df = xcalloc(1, sizeof *df);
-	const char *path = r->s->in.paths[k];
-	diag_init_deferred(&df->d, r->d->max_errors, r->d->keep);
-	df->d.input = path;
 	finding_sink_init(&df->sink);
-	df->f = cmd_load(path, &df->d, &df->src);
-	if (df->f && !df->d.errors) {
+	cmd_load_deferred(r->s->in.paths[k], r->d, &df->in);
+	if (df->in.f && !df->in.d.errors) {
 		struct lint_hooks h = { df, cmd_diff_module, NULL };
-		df->ok = lint_run(df->f, df->src, (uint32_t)k, r->c, &df->d, &df->sink, &h);
+		df->ok = lint_run(df->in.f, df->in.src, (uint32_t)k, r->c, &df->in.d, &df->sink, &h);
 	}
 	return df;
 }
@@ -173,9 +168,7 @@ static void *cmd_diff_work(void *ctx, int k)
 static void cmd_diff_file_free(struct cmd_diff_file *df)
 {
 	finding_sink_free(&df->sink);
-	parse_free(df->f);
-	source_free(df->src);
-	diag_free(&df->d);
+	cmd_loaded_free(&df->in);
 	free(df->mods);
 }
 
@@ -191,8 +184,8 @@ static bool cmd_diff_deliver(void *ctx, int k, void *res)
 	struct cmd_diff_run *r = ctx;
 	struct cmd_diff_side *s = r->s;
 	struct cmd_diff_file *w = res, *df = &s->files[s->nfiles++];
-	diag_replay(r->d, &w->d);
-	diag_free(&w->d);           /* its buffer belongs to w: not to be copied */
+	diag_replay(r->d, &w->in.d);
+	diag_free(&w->in.d);        /* its buffer belongs to w: not to be copied */
 	*df = *w;
 	free(w);
 	if (!df->ok)

@@ -510,9 +510,7 @@ struct cmd_mem_run {
 };
 
 struct cmd_mem_file {
-	struct diag_sink d;
-	struct source *src;
-	struct hlo_file *f;
+	struct cmd_loaded in;
 	struct arena a;             /* the models */
 	struct mem_model **models;  /* one per module, NULL for an invalid one */
 	uint32_t nmodels;
@@ -524,10 +522,8 @@ static void *cmd_mem_work(void *ctx, int k)
 	struct cmd_mem_run *r = ctx;
 	struct cmd_mem_file *mf = xcalloc(1, sizeof *mf);
 	const char *path = r->in->paths[k];
-	diag_init_deferred(&mf->d, r->d->max_errors, r->d->keep);
-	mf->d.input = path;
-	mf->f = cmd_load(path, &mf->d, &mf->src);
-	mf->bad = mf->d.errors != 0;
+	cmd_load_deferred(path, r->d, &mf->in);
+	mf->bad = mf->in.d.errors != 0;
 	struct mem_options mo = r->o->mo;
 	struct xla_stats xs;
 	if (xlastats_read(path, &xs)) {
@@ -536,11 +532,11 @@ static void *cmd_mem_work(void *ctx, int k)
 	}
 	mo.path = path;
 	arena_init(&mf->a);
-	for (struct hlo_module *m = mf->f ? mf->f->modules : NULL; m; m = m->next)
+	for (struct hlo_module *m = mf->in.f ? mf->in.f->modules : NULL; m; m = m->next)
 		mf->nmodels++;
 	mf->models = xcalloc(mf->nmodels + 1, sizeof *mf->models);
 	uint32_t n = 0;
-	for (struct hlo_module *m = mf->f ? mf->f->modules : NULL; m; m = m->next, n++)
+	for (struct hlo_module *m = mf->in.f ? mf->in.f->modules : NULL; m; m = m->next, n++)
 		if (m->valid)
 			mf->models[n] = mem_analyze(m, &mo, &mf->a);
 	return mf;
@@ -552,9 +548,7 @@ static void cmd_mem_drop(void *ctx, int k, void *res)
 	struct cmd_mem_file *mf = res;
 	free(mf->models);
 	arena_free(&mf->a);
-	parse_free(mf->f);
-	source_free(mf->src);
-	diag_free(&mf->d);
+	cmd_loaded_free(&mf->in);
 	free(mf);
 }
 
@@ -562,10 +556,10 @@ static bool cmd_mem_deliver(void *ctx, int k, void *res)
 {
 	struct cmd_mem_run *r = ctx;
 	struct cmd_mem_file *mf = res;
-	diag_replay(r->d, &mf->d);
+	diag_replay(r->d, &mf->in.d);
 	if (mf->bad)
 		r->rc = 2;
-	const char *path = mf->src ? mf->src->path : r->in->paths[k];
+	const char *path = mf->in.src ? mf->in.src->path : r->in->paths[k];
 	for (uint32_t j = 0; j < mf->nmodels; j++) {
 		const struct mem_model *mm = mf->models[j];
 		struct arena a;

@@ -111,9 +111,7 @@ struct cmd_oom_pick {
 };
 
 struct cmd_oom_candidate {
-	struct diag_sink d;
-	struct source *src;
-	struct hlo_file *f;
+	struct cmd_loaded in;
 	struct hlo_module *m;
 	uint32_t score;
 };
@@ -122,10 +120,8 @@ static void *cmd_oom_work(void *ctx, int k)
 {
 	struct cmd_oom_pick *p = ctx;
 	struct cmd_oom_candidate *c = xcalloc(1, sizeof *c);
-	diag_init_deferred(&c->d, p->d->max_errors, p->d->keep);
-	c->d.input = p->dd->paths[k];
-	c->f = cmd_load(p->dd->paths[k], &c->d, &c->src);
-	c->m = c->f ? cmd_oom_best_module(c->f, p->r, &c->score) : NULL;
+	cmd_load_deferred(p->dd->paths[k], p->d, &c->in);
+	c->m = c->in.f ? cmd_oom_best_module(c->in.f, p->r, &c->score) : NULL;
 	return c;
 }
 
@@ -133,9 +129,7 @@ static void cmd_oom_drop(void *ctx, int k, void *res)
 {
 	(void)ctx, (void)k;
 	struct cmd_oom_candidate *c = res;
-	parse_free(c->f);
-	source_free(c->src);
-	diag_free(&c->d);
+	cmd_loaded_free(&c->in);
 	free(c);
 }
 
@@ -143,17 +137,18 @@ static bool cmd_oom_deliver(void *ctx, int k, void *res)
 {
 	struct cmd_oom_pick *p = ctx;
 	struct cmd_oom_candidate *c = res;
-	diag_replay(p->d, &c->d);
+	diag_replay(p->d, &c->in.d);
 	if (c->m && (!p->out->m || c->score > p->best_score)) {
 		if (p->out->f) {
 			parse_free(p->out->f);
 			source_free(p->out->src);
 			free(p->out->path);
 		}
-		*p->out = (struct oom_dump){ .path = xstrdup(p->dd->paths[k]), .src = c->src, .f = c->f, .m = c->m };
+		*p->out = (struct oom_dump){ .path = xstrdup(p->dd->paths[k]), .src = c->in.src, .f = c->in.f,
+					     .m = c->m };
 		p->best_score = c->score;
-		c->f = NULL;
-		c->src = NULL;
+		c->in.f = NULL;
+		c->in.src = NULL;
 	}
 	cmd_oom_drop(ctx, k, res);
 	return true;

@@ -28,26 +28,24 @@ struct cmd_parse_run {
 static void *cmd_parse_work(void *ctx, int k)
 {
 	struct cmd_parse_run *r = ctx;
-	struct diag_sink *d = xcalloc(1, sizeof *d);
-	diag_init_deferred(d, r->d->max_errors, false);
-	d->input = r->in->paths[k];
-	struct source *src;
-	parse_free(cmd_load(r->in->paths[k], d, &src));
-	source_free(src);
-	return d;
+	struct cmd_loaded *l = xcalloc(1, sizeof *l);
+	cmd_load_deferred(r->in->paths[k], r->d, l);
+	parse_free(l->f);           /* only its diagnostics are delivered */
+	l->f = NULL;
+	return l;
 }
 
 static void cmd_parse_drop(void *ctx, int k, void *res)
 {
 	(void)ctx, (void)k;
-	diag_free(res);
+	cmd_loaded_free(res);
 	free(res);
 }
 
 static bool cmd_parse_deliver(void *ctx, int k, void *res)
 {
 	struct cmd_parse_run *r = ctx;
-	diag_replay(r->d, res);
+	diag_replay(r->d, &((struct cmd_loaded *)res)->d);
 	cmd_parse_drop(ctx, k, res);
 	return !diag_full(r->d);
 }
