@@ -68,7 +68,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench demo corpus-xla check-xla install uninstall FORCE
+.PHONY: all clean deps check check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -287,13 +287,24 @@ fuzz: fuzz-deps
 	done
 
 # ---- Benchmark ---------------------------------------------------------------
-# BENCH_CMDS: hlolint subcommands timed on the generated module; later
-# stages append to it (BENCH_CMDS += mem).
-BENCH_CMDS ?= parse mem check
+# `make bench`: a table of parse, mem, check and annotate on a generated
+# ~BENCH_MB module (best of BENCH_RUNS): MB/s, the time as a multiple of
+# `wc -l`'s, peak RSS and peak anonymous memory as multiples of the file,
+# each against its target (docs/bench.md); XLA's own parser when
+# build/xla-venv exists.  A missed target fails the target after the table.
+# `make bench-scale` times check on a 10x larger module against the first.
+BENCH_CMDS ?= parse mem check annotate
 BENCH_MB   ?= 100
 BENCH_SEED ?= 1
+BENCH_RUNS ?= 3
 BENCH_FILE := build/bench/bench.hlo
 BENCH_TOOL_CFLAGS := $(CSTD) -O2 -g $(WARN) $(WERROR)
+# MIN_MBPS,MAX_RSS,MAX_ANON per command (0: no target).
+BENCH_TARGET_parse    := 180,1.5,0.75
+BENCH_TARGET_mem      := 0,1.5,0.75
+BENCH_TARGET_check    := 250,1.5,0.75
+BENCH_TARGET_annotate := 0,2,0
+BENCH_XLA_FASTER      := 5
 
 build/bench/genhlo: corpora/gen/genhlo.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -314,15 +325,44 @@ $(BENCH_FILE): build/bench/genhlo build/bench/params
 	@echo "  GEN     $@ ($(BENCH_MB) MB, seed $(BENCH_SEED))"
 	$(Q)build/bench/genhlo -s $(BENCH_SEED) -m $(BENCH_MB) -o $@
 
+BENCH_HEAD = printf '%s\n%-9s %7s %9s %7s %8s %8s\n' "$(BENCH_FILE), $$(du -m $(BENCH_FILE) | cut -f1) MiB:" \
+	command MB/s "best of $(BENCH_RUNS)" "x wc" "RSS" "anon" ; \
+	echo "(RSS and anon: peak, as multiples of the file; [targets: MB/s, RSS, anon])"
+
 bench: all build/bench/measure $(BENCH_FILE)
-	$(Q)build/bench/measure "wc -l" $(BENCH_FILE) wc -l $(BENCH_FILE)
-	$(Q)st=0; for c in $(BENCH_CMDS); do \
-		build/bench/measure $$c $(BENCH_FILE) $(BUILD)/hlolint $$c $(BENCH_FILE) || st=1; \
+	$(Q)$(BENCH_HEAD)
+	$(Q)build/bench/measure -r $(BENCH_RUNS) -o build/bench/wc.secs "wc -l" $(BENCH_FILE) wc -l $(BENCH_FILE)
+	$(Q)st=0; base=$$(cat build/bench/wc.secs); \
+	for c in $(BENCH_CMDS); do \
+		t=$$(echo "$(BENCH_TARGET_parse) $(BENCH_TARGET_mem) $(BENCH_TARGET_check) $(BENCH_TARGET_annotate)" | \
+		     awk -v c=$$c '{ n = split("parse mem check annotate", k, " "); for (i = 1; i <= n; i++) if (k[i] == c) print $$i }'); \
+		build/bench/measure -r $(BENCH_RUNS) -b $$base -o build/bench/$$c.secs $${t:+-t $$t} \
+			$$c $(BENCH_FILE) $(BUILD)/hlolint $$c $(BENCH_FILE) || st=1; \
 	done; \
 	if [ -x $(XLA_PY) ] && [ -f $(XLA_VENV)/.ok ]; then \
-		build/bench/measure "XLA parser" $(BENCH_FILE) $(XLA_PY) corpora/xla/xla_check.py time $(BENCH_FILE) 1 \
-			|| st=1; \
-	else echo "XLA parser: not timed (no $(XLA_VENV): make corpus-xla makes it)"; fi; exit $$st
+		build/bench/measure -r 1 -b $$base -o build/bench/xla.secs "XLA parser" $(BENCH_FILE) \
+			$(XLA_PY) corpora/xla/xla_check.py time $(BENCH_FILE) 1 || st=1; \
+		awk -v x=$$(cat build/bench/xla.secs) -v p=$$(cat build/bench/parse.secs) -v w=$(BENCH_XLA_FASTER) \
+			'BEGIN { r = x / p; printf "parse is %.1fx faster than XLA'"'"'s parser: target >=%dx %s\n", r, w, \
+			         (r >= w ? "ok" : "MISSED"); exit r < w }' || st=1; \
+	else echo "XLA parser: not timed (no $(XLA_VENV): make corpus-xla makes it)"; fi; \
+	[ $$st = 0 ] || echo "bench: a target was missed (docs/bench.md)"; exit $$st
+
+# The same generator at 10x the size: check's time must grow at most 10.5x.
+BENCH_SCALE_FILE := build/bench/bench-scale.hlo
+$(BENCH_SCALE_FILE): build/bench/genhlo
+	@echo "  GEN     $@ ($$(($(BENCH_MB) * 10)) MB, seed $(BENCH_SEED))"
+	$(Q)build/bench/genhlo -s $(BENCH_SEED) -m $$(($(BENCH_MB) * 10)) -o $@
+
+bench-scale: all build/bench/measure $(BENCH_FILE) $(BENCH_SCALE_FILE)
+	$(Q)$(BENCH_HEAD)
+	$(Q)build/bench/measure -r $(BENCH_RUNS) -o build/bench/check.secs check $(BENCH_FILE) \
+		$(BUILD)/hlolint check $(BENCH_FILE)
+	$(Q)build/bench/measure -r 1 -o build/bench/check-scale.secs check-10x $(BENCH_SCALE_FILE) \
+		$(BUILD)/hlolint check $(BENCH_SCALE_FILE)
+	$(Q)awk -v a=$$(cat build/bench/check.secs) -v b=$$(cat build/bench/check-scale.secs) \
+		'BEGIN { r = b / a; printf "check on 10x the input takes %.2fx the time: target <=10.5x %s\n", r, \
+		         (r <= 10.5 ? "ok" : "MISSED"); exit r > 10.5 }'
 
 # ---- Ground truth from the real compiler (corpora/xla) ----------------------
 # `make corpus-xla` makes a virtual environment with the pinned JAX, jaxlib
