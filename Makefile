@@ -216,11 +216,15 @@ check-san: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory SAN=1 check
 	$(Q)$(MAKE) --no-print-directory check-tsan
 
-# -j's threads under ThreadSanitizer: a data race exits 66 and fails the test.
+# The threads (-j over files, pieces of one input) under ThreadSanitizer: a
+# data race exits 66 and fails the test.
+TSAN_TESTS := tests/robust/test_jobs.sh tests/robust/test_pieces.sh
 check-tsan: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory SAN=thread build/tsan/hlolint
-	$(Q)HLOLINT=build/tsan/hlolint TSAN_OPTIONS=halt_on_error=1 sh tests/robust/test_jobs.sh && \
-		echo "check-tsan: tests/robust/test_jobs.sh passed under ThreadSanitizer"
+	$(Q)for t in $(TSAN_TESTS); do \
+		HLOLINT=build/tsan/hlolint TSAN_OPTIONS=halt_on_error=1 sh $$t || exit 1; \
+		echo "check-tsan: $$t passed under ThreadSanitizer"; \
+	done
 
 # ---- Fuzzing (clang + libFuzzer) -------------------------------------------
 # `make fuzz` runs every target for FUZZ_SECONDS each (CI: 60) and fails on

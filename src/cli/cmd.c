@@ -151,6 +151,8 @@ int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 {
 	const char *s = argv[*i], *v;
 	int r = cmd_jobs_arg(argc, argv, i, &a->jobs);
+	if (r > 0)
+		parse_set_threads(a->jobs);   /* annotate, report: the pieces of their one input */
 	if (r)
 		return r;
 	if (cmd_opt_is(s, "--config"))

@@ -9,13 +9,14 @@
 
 static void cmd_fmt_help(FILE *out)
 {
-	fprintf(out, "usage: hlolint fmt [--style=default|long|short] [--all-stages] FILE\n\n"
+	fprintf(out, "usage: hlolint fmt [--style=default|long|short] [--all-stages] [-j N] FILE\n\n"
 		     "FILE may be a --xla_dump_to folder that holds one module.\n"
 		     "Prints every module of FILE from the parsed IR:\n"
 		     "  default  what JAX's compiled.as_text() prints\n"
 		     "  long     default plus operand shapes and large constants\n"
 		     "  short    XLA's ShortParsable form: no %%, no operand shapes, no metadata,\n"
-		     "           no computation signatures\n");
+		     "           no computation signatures\n"
+		     "-j N parses a large FILE in N pieces at once (default: one per core).\n");
 }
 
 int cmd_fmt(int argc, char **argv)
@@ -23,8 +24,16 @@ int cmd_fmt(int argc, char **argv)
 	enum print_style style = PRINT_DEFAULT;
 	const char *file = NULL;
 	bool all_stages = false;
+	unsigned jobs = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int r = cmd_jobs_arg(argc, argv, &i, &jobs);
+		if (r < 0)
+			return 2;
+		if (r) {
+			parse_set_threads(jobs);   /* the pieces of a large input */
+			continue;
+		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			cmd_fmt_help(stdout);
 			return 0;

@@ -497,7 +497,7 @@ static void build_progress(struct build_ctx *ctx, struct span sp)
 	if (!ctx->progress || (++ctx->progress_tick & 0xffff))
 		return;
 	fprintf(stderr, "\rhlolint: parsing %s: %3u%%\033[K", ctx->src->path,
-		(unsigned)(sp.end * 100 / (ctx->src->len ? ctx->src->len : 1)));
+		(unsigned)(sp.end * 100 / (ctx->progress_end ? ctx->progress_end : 1)));
 	fflush(stderr);
 }
 

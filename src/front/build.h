@@ -61,6 +61,7 @@ struct build_ctx {
 	int value_attr;             /* value mode: enum attr_key of the value, for raw JSON capture */
 	bool progress;              /* module mode on a large input, stderr a terminal: show progress */
 	uint32_t progress_tick;
+	uint64_t progress_end;      /* end of the text this run parses (a piece of it, parse.c) */
 	int nesting_limit;
 };
 

@@ -1,7 +1,11 @@
 /* parse.c - parses a file: the scanner and grammar over its buffer
- * (scan_run), then resolves and verifies each module.  Everything else
- * goes through parse_file (modules) or value_parse (one attribute value). */
+ * (scan_run), then resolves and verifies each module.  A large input is
+ * cut at computation boundaries and its pieces built on threads, then
+ * joined into one module before resolve; any error and it is parsed again
+ * serially, so diagnostics never depend on the cut.  Everything else goes
+ * through parse_file (modules) or value_parse (one attribute value). */
 #include "parse.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +23,201 @@ static uint64_t parse_progress_bytes(void)
 	return e && *e ? strtoull(e, NULL, 10) : 256ull << 20;
 }
 
-struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
+/* Parses src->buf[start, end) into f (its arena and names set up by the
+ * caller) as one run of the grammar; the errors it reported. */
+static unsigned parse_text(struct hlo_file *f, struct diag_sink *d, uint64_t start, uint64_t end, bool progress)
 {
-	struct hlo_file *f = xcalloc(1, sizeof *f);
 	struct build_ctx ctx;
-	f->src = src;
-	arena_init(&f->arena);
-	f->names = intern_new();
-	/* computation names and shape keys: roughly one per 2 KiB of text */
-	intern_reserve(f->names, (size_t)(src->len / 2048));
 	build_ctx_init(&ctx, f, d, BUILD_MODULE, NULL);
 	/* Progress on stderr for inputs over 256 MB, when a person watches it. */
-	ctx.progress = src->len > parse_progress_bytes() && isatty(STDERR_FILENO);
-	scan_run(&ctx, src->buf, src->len, 0);
+	ctx.progress = progress && f->src->len > parse_progress_bytes() && isatty(STDERR_FILENO);
+	ctx.progress_end = end;
+	scan_run(&ctx, f->src->buf + start, end - start, start);
 	if (ctx.progress && ctx.progress_tick >= 0x10000)
 		fputs("\r\033[K", stderr);   /* the progress line goes: diagnostics follow clean */
 	/* A module cut short by a syntax error may still be open. */
 	if (ctx.module) {
 		ctx.module_errors++;
-		build_module_end(&ctx, span_make(ctx.module->span.start, src->len));
+		build_module_end(&ctx, span_make(ctx.module->span.start, end));
 	}
-	f->errors = ctx.errors;
+	unsigned errors = ctx.errors;
 	build_ctx_fini(&ctx);
+	return errors;
+}
+
+static void parse_file_init(struct hlo_file *f, struct source *src, uint64_t len)
+{
+	f->src = src;
+	arena_init(&f->arena);
+	f->names = intern_new();
+	/* computation names and shape keys: roughly one per 2 KiB of text */
+	intern_reserve(f->names, (size_t)(len / 2048));
+}
+
+/* ---- Pieces: one large module parsed on threads ---- */
+
+static unsigned parse_threads = 1;
+
+void parse_set_threads(unsigned n)
+{
+	parse_threads = n ? n : 1;
+}
+
+/* Inputs of at least this many bytes are split: 16 MB; HLO_PARSE_PIECES_MIN
+ * lets tests split small files (and HLO_PARSE_PIECES_TRACE says how it went). */
+static uint64_t parse_pieces_min_bytes(void)
+{
+	const char *e = getenv("HLO_PARSE_PIECES_MIN");
+	return e && *e ? strtoull(e, NULL, 10) : 16ull << 20;
+}
+
+struct parse_piece {
+	struct hlo_file f;          /* its own arena and names; the source is shared */
+	struct diag_sink d;         /* counts only: an error sends the input to the serial parse */
+	uint64_t start, end;
+	unsigned errors;
+	bool first;
+};
+
+/* Where the piece after offset `from` may start: a computation's closing
+ * "}" in column 0, a blank line, and the next computation's header.  The
+ * piece before ends after the "}"; the two newlines become its NULs.  A cut
+ * inside a comment or string leaves the piece before unterminated: an
+ * error, and the serial parse.  0 when there is none. */
+static uint64_t parse_pieces_cut(const char *buf, uint64_t from, uint64_t len)
+{
+	const char *p = buf + (from ? from : 1), *end = buf + len;
+	while (end - p > 9 && (p = memchr(p, '}', (size_t)(end - p - 9)))) {
+		if (p[-1] == '\n' && p[1] == '\n' && p[2] == '\n' && (p[3] == '%' || !memcmp(p + 3, "ENTRY ", 6)))
+			return (uint64_t)(p - buf) + 1;
+		p++;
+	}
+	return 0;
+}
+
+static void *parse_pieces_run(void *arg)
+{
+	struct parse_piece *p = arg;
+	parse_file_init(&p->f, p->f.src, p->end - p->start);
+	diag_init(&p->d, NULL, 1);
+	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first);
+	return NULL;
+}
+
+/* Whether every piece parsed cleanly into one module, the first with the
+ * header, the others headerless parts of it. */
+static bool parse_pieces_ok(const struct parse_piece *p, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		const struct hlo_module *m = p[k].f.modules;
+		if (p[k].errors || p[k].d.errors || p[k].f.nmodules != 1 || !m->valid || (k && m->has_header))
+			return false;
+	}
+	return true;
+}
+
+/* Joins the pieces into f: the first piece's module with every piece's
+ * computations in source order, names bound in the first piece's table. */
+static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigned n)
+{
+	struct hlo_module *m = p[0].f.modules;
+	uint32_t total = 0;
+	for (unsigned k = 0; k < n; k++)
+		total += p[k].f.modules->ncomps;
+	struct hlo_comp **comps = arena_array(&p[0].f.arena, total, sizeof *comps);
+	f->names = p[0].f.names;
+	f->piece_names = xcalloc(n, sizeof *f->piece_names);
+	uint32_t j = 0;
+	m->ninstrs_total = 0;
+	for (unsigned k = 0; k < n; k++) {
+		struct hlo_module *pm = p[k].f.modules;
+		for (uint32_t c = 0; c < pm->ncomps; c++, j++) {
+			comps[j] = pm->comps[c];
+			comps[j]->module = m;
+			comps[j]->index = j;
+			m->ninstrs_total += comps[j]->ninstrs;
+			if (k && !comps[j]->inline_body)   /* resolve binds names in f->names */
+				comps[j]->name = intern(f->names, comps[j]->name->str, comps[j]->name->len);
+		}
+		if (k && pm->stack.span.end > pm->stack.span.start && m->stack.span.end <= m->stack.span.start)
+			m->stack = pm->stack;
+		if (k)
+			f->piece_names[f->npiece_names++] = p[k].f.names;
+		arena_adopt(&f->arena, &p[k].f.arena);
+	}
+	m->comps = comps;
+	m->ncomps = total;
+	m->span.end = p[n - 1].f.modules->span.end;
+	m->file = f;
+	f->src = p[0].f.src;
+	f->modules = m;
+	f->nmodules = 1;
+}
+
+static void parse_pieces_free(struct parse_piece *p, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		arena_free(&p[k].f.arena);
+		intern_free(p[k].f.names);
+	}
+}
+
+/* Parses src in pieces on parse_threads threads into f when it is large
+ * and splits cleanly; false (f untouched) otherwise, and the caller parses
+ * it serially, which also gives errors their diagnostics. */
+static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
+{
+	unsigned n = parse_threads;
+	if (n < 2 || src->len < parse_pieces_min_bytes() || src->binary)
+		return false;
+	struct parse_piece *p = xcalloc(n, sizeof *p);
+	unsigned np = 0;
+	for (uint64_t start = 0; start < src->len && np < n; np++) {
+		uint64_t cut = np + 1 < n ? parse_pieces_cut(src->buf, start + (src->len - start) / (n - np), src->len) : 0;
+		p[np] = (struct parse_piece){ .f.src = src, .start = start, .end = cut ? cut : src->len, .first = !np };
+		start = cut ? cut + 2 : src->len;
+	}
+	if (np < 2) {
+		free(p);
+		return false;
+	}
+	for (unsigned k = 0; k + 1 < np; k++)
+		src->buf[p[k].end] = src->buf[p[k].end + 1] = 0;
+	pthread_t *t = xcalloc(np, sizeof *t);
+	bool *started = xcalloc(np, sizeof *started);
+	for (unsigned k = 1; k < np; k++)
+		started[k] = pthread_create(&t[k], NULL, parse_pieces_run, &p[k]) == 0;
+	parse_pieces_run(&p[0]);
+	for (unsigned k = 1; k < np; k++) {
+		if (started[k])
+			pthread_join(t[k], NULL);
+		else
+			parse_pieces_run(&p[k]);
+	}
+	for (unsigned k = 0; k + 1 < np; k++)
+		src->buf[p[k].end] = src->buf[p[k].end + 1] = '\n';
+	bool ok = parse_pieces_ok(p, np);
+	if (ok)
+		parse_pieces_join(f, p, np);
+	else
+		parse_pieces_free(p, np);
+	if (getenv("HLO_PARSE_PIECES_TRACE"))   /* tests: was the input split? */
+		fprintf(stderr, "hlolint: %s: %u pieces%s\n", src->path, np, ok ? "" : ", parsed again serially");
+	for (unsigned k = 0; k < np; k++)
+		diag_free(&p[k].d);
+	free(started);
+	free(t);
+	free(p);
+	return ok;
+}
+
+struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
+{
+	struct hlo_file *f = xcalloc(1, sizeof *f);
+	if (!parse_pieces_parse(f, src)) {
+		parse_file_init(f, src, src->len);
+		f->errors = parse_text(f, d, 0, src->len, true);
+	}
 	for (struct hlo_module *m = f->modules; m; m = m->next) {
 		if (!m->valid)
 			continue;
@@ -60,5 +237,8 @@ void parse_free(struct hlo_file *f)
 		return;
 	arena_free(&f->arena);
 	intern_free(f->names);
+	for (uint32_t k = 0; k < f->npiece_names; k++)
+		intern_free(f->piece_names[k]);
+	free(f->piece_names);
 	free(f);
 }

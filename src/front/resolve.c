@@ -209,6 +209,13 @@ struct resolve_scope {
 	struct intern_table *names;  /* NULL for small computations */
 };
 
+/* i is named name[0..len): names in one computation mostly differ in
+ * their last characters (param_0.62, param_1.63), so those go first. */
+static inline bool resolve_same_name(const struct hlo_instr *i, const char *name, size_t len)
+{
+	return i->name_len == len && (!len || (i->name[len - 1] == name[len - 1] && !memcmp(i->name, name, len)));
+}
+
 static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *name, size_t len)
 {
 	if (sc->names) {
@@ -217,7 +224,7 @@ static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *na
 	}
 	for (uint32_t k = 0; k < sc->c->ninstrs; k++) {
 		struct hlo_instr *i = sc->c->instrs[k];
-		if (i->name_len == len && !memcmp(i->name, name, len))
+		if (resolve_same_name(i, name, len))
 			return i;
 	}
 	return NULL;
@@ -235,7 +242,7 @@ static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr
 	}
 	for (uint32_t k = 0; k < upto; k++) {
 		struct hlo_instr *j = sc->c->instrs[k];
-		if (j != i && j->name_len == i->name_len && !memcmp(j->name, i->name, i->name_len))
+		if (j != i && resolve_same_name(j, i->name, i->name_len))
 			return j;
 	}
 	return NULL;

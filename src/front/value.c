@@ -111,8 +111,10 @@ char *value_string(const struct hlo_file *f, const struct hlo_value *v, struct a
 		case 'v': out[o++] = '\v'; break;
 		case 'x': {
 			int c = 0;
-			while (i + 2 < n && lex_hex(s[i + 1]) >= 0)
-				c = c * 16 + lex_hex(s[++i]);
+			while (i + 2 < n && lex_hex(s[i + 1]) >= 0) {
+				int h = lex_hex(s[++i]);
+				c = c > 0xff ? c : c * 16 + h;   /* over 0xff is an error the scanner reports */
+			}
 			out[o++] = (char)c;
 			break;
 		}

@@ -3,6 +3,7 @@
  * its own block.  HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
  * tests can prove that out of memory ends in one clean message. */
 #include "arena.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 struct arena_block {
 	struct arena_block *prev;
 	size_t size, used;
+	size_t clean;           /* data[clean..size) is known to be zero */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -96,10 +98,15 @@ static struct arena_block *arena_grow(struct arena *a, size_t need)
 		size = 8u << 20;
 	if (size < need)
 		size = need;
-	struct arena_block *b = xmalloc(sizeof *b + size);
+	/* Blocks of 1 MiB and more come zeroed from the kernel (calloc maps
+	 * them): arena_alloc then clears only what a release hands out again.
+	 * Smaller ones (scratch arenas, made often) are cleared per allocation. */
+	bool big = sizeof(struct arena_block) + size >= (1u << 20);
+	struct arena_block *b = big ? xcalloc(1, sizeof *b + size) : xmalloc(sizeof *b + size);
 	b->prev = a->head;
 	b->size = size;
 	b->used = 0;
+	b->clean = big ? 0 : size;
 	a->head = b;
 	a->total += size;
 	return b;
@@ -112,8 +119,11 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (!b || b->size - b->used < size)
 		b = arena_grow(a, size);
 	void *p = b->data + b->used;
+	if (b->used < b->clean)     /* reused after arena_release */
+		memset(p, 0, b->clean - b->used < size ? b->clean - b->used : size);
 	b->used += size;
-	memset(p, 0, size);
+	if (b->used > b->clean)
+		b->clean = b->used;
 	return p;
 }
 

@@ -289,6 +289,10 @@ struct hlo_file {
 	struct source *src;
 	struct arena arena;
 	struct intern_table *names;
+	/* A file parsed in pieces on threads (parse.c) keeps the pieces'
+	 * tables: their attribute names and shapes point into them. */
+	struct intern_table **piece_names;
+	uint32_t npiece_names;
 	struct hlo_module *modules;  /* linked through next */
 	uint32_t nmodules;
 	unsigned errors;             /* errors reported while parsing/verifying */

@@ -1,0 +1,93 @@
+#!/bin/sh
+# test_pieces.sh - one large input is parsed in pieces on threads
+# (parse.c).  HLO_PARSE_PIECES_MIN=1 makes every input large enough, so on
+# corpora/xla's compiles and the real corpus (when present) `fmt`, `mem`
+# and `check --format json` print byte for byte what the serial parse
+# prints, with 2, 3 and 5 pieces; HLO_PARSE_PIECES_TRACE shows the inputs
+# were split.  Inputs the cut cannot take (a "}" + blank line + "%" inside
+# a comment or a string, a second module, syntax errors) go to the serial
+# parse and print the same diagnostics.
+. tests/lib.sh
+serial=999999999999999
+
+# same FILE: fmt, mem and check outputs and exit statuses agree.
+same() {
+	for cmd in "fmt" "mem" "check --no-config --format json --target tpu-v5e"; do
+		HLO_PARSE_PIECES_MIN=$serial "$HLOLINT" $cmd -j 1 "$1" >"$tmp/serial.out" 2>"$tmp/serial.err"
+		want=$?
+		[ "$want" -le 2 ] || fail "$1: $cmd exit $want"
+		for j in 2 3 5; do
+			HLO_PARSE_PIECES_MIN=1 "$HLOLINT" $cmd -j $j "$1" >"$tmp/pieces.out" 2>"$tmp/pieces.err"
+			rc=$?
+			[ $rc = "$want" ] || fail "$1: $cmd -j $j exit $rc, serially $want"
+			cmp -s "$tmp/serial.out" "$tmp/pieces.out" || fail "$1: $cmd -j $j output differs from the serial parse"
+			cmp -s "$tmp/serial.err" "$tmp/pieces.err" || fail "$1: $cmd -j $j errors differ from the serial parse"
+		done
+	done
+}
+# fmt takes no -j: it splits by the cores; mem and check by -j.
+n=0
+split=0
+for z in corpora/xla/out/*/*/*/after_optimizations.hlo.gz corpora/examples/*.hlo; do
+	n=$((n + 1))
+	same "$z"
+	HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse -j 3 "$z" 2>&1 | grep -q ': 3 pieces$' &&
+		split=$((split + 1))
+done
+[ $split -ge $((n / 2)) ] || fail "only $split of $n inputs were split in 3 pieces"
+
+if [ -d ../shared/corpora/real ]; then
+	for f in $(find ../shared/corpora/real -type f \( -name '*.txt' -o -name '*.hlo' -o -name '*.gz' \) | sort); do
+		same "$f"
+	done
+else
+	echo "note: ../shared/corpora/real is absent; its part is skipped"
+fi
+
+# Cuts the parse must refuse: the serial parse decides, with its diagnostics.
+{
+	printf 'HloModule m\n\n%%a (x: f32[]) -> f32[] {\n  %%x = f32[] parameter(0)\n'
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do printf '  %%n%s = f32[] negate(%%x)\n' $k; done
+	printf '  ROOT %%r = f32[] negate(%%x)\n}\n\n'
+} >"$tmp/comment.hlo"
+# The first cut after the middle is in the comment.
+cat >>"$tmp/comment.hlo" <<'EOF'
+/* a comment holding a computation's end:
+}
+
+%b (y: f32[]) -> f32[] {
+*/
+ENTRY %main (p: f32[]) -> f32[] {
+  %p = f32[] parameter(0)
+  ROOT %c = f32[] call(%p), to_apply=%a
+}
+EOF
+cat >"$tmp/two.hlo" <<'EOF'
+HloModule one
+
+%a (x: f32[]) -> f32[] {
+  ROOT %x = f32[] parameter(0)
+}
+
+ENTRY %main (p: f32[]) -> f32[] {
+  ROOT %p = f32[] parameter(0)
+}
+
+HloModule two
+
+%b (x: f32[]) -> f32[] {
+  ROOT %x = f32[] parameter(0)
+}
+
+ENTRY %main (p: f32[]) -> f32[] {
+  ROOT %p = f32[] parameter(0)
+}
+EOF
+sed 's/parameter(0)$/paramter(0)/' "$tmp/two.hlo" >"$tmp/bad.hlo"
+for f in comment two bad; do
+	same "$tmp/$f.hlo"
+	HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse -j 2 "$tmp/$f.hlo" >/dev/null 2>"$tmp/trace"
+	grep -q 'parsed again serially' "$tmp/trace" || fail "$f.hlo was not parsed again serially: $(cat "$tmp/trace")"
+done
+grep -q "unknown opcode 'paramter'" "$tmp/serial.err" || fail "bad.hlo's error was not reported"
+exit $st
