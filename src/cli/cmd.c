@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "dumpdir.h"
 #include "report.h"
+#include "threads.h"
 
 const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
 {
@@ -152,7 +153,7 @@ int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 	const char *s = argv[*i], *v;
 	int r = cmd_jobs_arg(argc, argv, i, &a->jobs);
 	if (r > 0)
-		parse_set_threads(a->jobs);   /* annotate, report: the pieces of their one input */
+		threads_set(a->jobs);   /* annotate, report: the pieces of their one input */
 	if (r)
 		return r;
 	if (cmd_opt_is(s, "--config"))

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "print.h"
+#include "threads.h"
 
 static void cmd_fmt_help(FILE *out)
 {
@@ -31,7 +32,7 @@ int cmd_fmt(int argc, char **argv)
 		if (r < 0)
 			return 2;
 		if (r) {
-			parse_set_threads(jobs);   /* the pieces of a large input */
+			threads_set(jobs);   /* the pieces of a large input */
 			continue;
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "arena.h"
-#include "parse.h"
+#include "threads.h"
 
 #define JOBS_MAX 64
 
@@ -100,7 +100,7 @@ bool jobs_run(const struct jobs *j)
 	if (threads > (unsigned)j->n)
 		threads = (unsigned)j->n;
 	/* The threads go to the files, or all to the one file's pieces. */
-	parse_set_threads(threads <= 1 ? (j->threads ? j->threads : jobs_default()) : 1);
+	threads_set(threads <= 1 ? (j->threads ? j->threads : jobs_default()) : 1);
 	if (threads <= 1)
 		return jobs_inline(j);
 	struct jobs_pool p = { .j = j, .threads = threads };

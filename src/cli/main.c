@@ -7,8 +7,8 @@
 #include <string.h>
 #include "cmd.h"
 #include "jobs.h"
-#include "parse.h"
 #include "output.h"
+#include "threads.h"
 
 
 static const struct {
@@ -42,7 +42,7 @@ static void main_usage(FILE *out)
 int main(int argc, char **argv)
 {
 	output_init_signals();
-	parse_set_threads(jobs_default());   /* one large input: parsed in pieces, one per core */
+	threads_set(jobs_default());   /* one large input: parsed in pieces, one per core */
 	if (argc < 2) {
 		main_usage(stderr);
 		return 2;

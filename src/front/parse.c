@@ -13,6 +13,7 @@
 #include "build.h"
 #include "scan.h"
 #include "resolve.h"
+#include "threads.h"
 #include "verify.h"
 
 /* Inputs larger than this show progress: 256 MB; HLO_PROGRESS_BYTES
@@ -56,13 +57,6 @@ static void parse_file_init(struct hlo_file *f, struct source *src, uint64_t len
 
 /* ---- Pieces: one large module parsed on threads ---- */
 
-static unsigned parse_threads = 1;
-
-void parse_set_threads(unsigned n)
-{
-	parse_threads = n ? n : 1;
-}
-
 /* Inputs of at least this many bytes are split: 16 MB; HLO_PARSE_PIECES_MIN
  * lets tests split small files (and HLO_PARSE_PIECES_TRACE says how it went). */
 static uint64_t parse_pieces_min_bytes(void)
@@ -101,6 +95,11 @@ static void *parse_pieces_run(void *arg)
 	parse_file_init(&p->f, p->f.src, p->end - p->start);
 	diag_init(&p->d, NULL, 1);
 	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first);
+	/* The names local to each computation are bound here too, on this
+	 * thread: the serial resolve is left the module-wide part. */
+	for (struct hlo_module *m = p->f.modules; m && !p->errors; m = m->next)
+		for (uint32_t c = 0; c < m->ncomps && !p->errors; c++)
+			p->errors += !resolve_names(m->comps[c], &p->f, &p->d);
 	return NULL;
 }
 
@@ -162,12 +161,12 @@ static void parse_pieces_free(struct parse_piece *p, unsigned n)
 	}
 }
 
-/* Parses src in pieces on parse_threads threads into f when it is large
+/* Parses src in pieces on threads_get() threads into f when it is large
  * and splits cleanly; false (f untouched) otherwise, and the caller parses
  * it serially, which also gives errors their diagnostics. */
 static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 {
-	unsigned n = parse_threads;
+	unsigned n = threads_get();
 	if (n < 2 || src->len < parse_pieces_min_bytes() || src->binary)
 		return false;
 	struct parse_piece *p = xcalloc(n, sizeof *p);

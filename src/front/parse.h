@@ -13,9 +13,8 @@
  * Free with parse_free. */
 struct hlo_file *parse_file(struct source *src, struct diag_sink *d);
 void parse_free(struct hlo_file *f);
-/* Threads parse_file may use on one large input (default 1): it splits the
- * text at computation boundaries, parses the pieces at once and joins
- * them; the result is the same as a serial parse (any error, and the input
- * is parsed serially for its diagnostics). */
-void parse_set_threads(unsigned n);
+/* With threads_set(n > 1) (threads.h), parse_file cuts a large input at
+ * computation boundaries, parses the pieces at once and joins them; the
+ * result is the same as a serial parse (any error, and the input is parsed
+ * serially for its diagnostics). */
 #endif

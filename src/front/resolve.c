@@ -601,7 +601,88 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
 		c->instrs[k]->index = k;
 }
 
-static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
+/* Binds every name of c first so forward references can be told from
+ * undefined ones (and cycles reported as such). */
+static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_comp *c)
+{
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		struct hlo_instr *i = c->instrs[k];
+		i->comp = c;
+		if (!resolve_bind(sc, i, k))
+			continue;
+		if (ir_is_anonymous(i)) {
+			/* nested instructions: parameter.anon, parameter.anon.1, ... */
+			char buf[256];
+			for (unsigned n = 1;; n++) {
+				int len = snprintf(buf, sizeof buf, "%.*s.%u", (int)i->name_len, i->name, n);
+				if (!resolve_lookup(sc, buf, (size_t)len)) {
+					i->name = arena_strndup(&r->f->arena, buf, (size_t)len);
+					i->name_len = (uint32_t)len;
+					break;
+				}
+			}
+			if (resolve_bind(sc, i, k))
+				resolve_error(r, ir_instr_name_span(i), "cannot name nested instruction");
+		} else {
+			resolve_error(r, ir_instr_name_span(i), "duplicate instruction name '%.*s' in computation '%s'",
+				      (int)i->name_len, i->name, c->name->str);
+		}
+	}
+}
+
+/* i's operands and control predecessors, all in its computation; false
+ * when an operand could not be bound. */
+static bool resolve_operands(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_instr *i,
+			     struct resolve_vec *made)
+{
+	bool ok = true;
+	for (uint32_t j = 0; j < i->noperands; j++) {
+		struct hlo_operand *o = &i->operands[j];
+		if (o->instr)
+			continue;
+		const struct hlo_operand_extra *x = i->extra && i->extra->operands ? &i->extra->operands[j] : NULL;
+		struct hlo_instr *t = resolve_ref(r, sc, i, r->f->src->buf + o->off, o->len, ir_operand_span(o));
+		if (t && x && x->ngte)
+			t = resolve_compact_gte(r, sc, t, x, ir_operand_span(o), made);
+		o->instr = t;
+		ok &= t != NULL;
+		if (t && x && x->declared && t->shape && !ir_shape_equal(x->declared, t->shape, false)) {
+			char a[128], b[128];
+			ir_shape_format(x->declared, false, a, sizeof a);
+			ir_shape_format(t->shape, false, b, sizeof b);
+			resolve_error(r, ir_operand_span(o), "operand shape %s does not match the shape %s of '%.*s'",
+				      a, b, (int)t->name_len, t->name);
+		}
+	}
+	resolve_control(r, sc, i);
+	return ok;
+}
+
+/* Instruction i after its names: callees, tuple index, operands (when
+ * sc is set; else resolve_names bound them), the shape to infer. */
+static void resolve_instr(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_instr *i,
+			  struct resolve_vec *made)
+{
+	resolve_callees(r, i);
+	if (i->op == OP_GET_TUPLE_ELEMENT)
+		resolve_tuple_index(r, i);
+	bool ok = true;
+	if (sc)
+		ok = resolve_operands(r, sc, i, made);
+	for (uint32_t j = 0; j < i->noperands && ok; j++)
+		ok = i->operands[j].instr != NULL;
+	if (!i->shape && ok) {
+		i->shape = resolve_infer(r, i);
+		if (!i->shape)
+			resolve_error(r, ir_instr_opcode_span(i),
+				      "cannot infer the result shape of '%.*s'; write it before the opcode",
+				      (int)i->name_len, i->name);
+	}
+}
+
+/* Resolves c: its names (unless resolve_names did), then per instruction
+ * in order; with full_instrs, all of resolve_instr, else only the names. */
+static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool full_instrs)
 {
 	struct resolve_scope sc = { .c = c, .src = r->f->src->buf };
 	struct resolve_vec made = { 0 };
@@ -610,70 +691,39 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 		intern(sc.names, "", 0);  /* reserve needs a non-empty table */
 		intern_reserve(sc.names, c->ninstrs);
 	}
-	/* Bind every name first so forward references can be told from
-	 * undefined ones (and cycles reported as such). */
+	resolve_bind_all(r, &sc, c);
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
-		struct hlo_instr *i = c->instrs[k];
-		i->comp = c;
-		if (!resolve_bind(&sc, i, k))
-			continue;
-		if (ir_is_anonymous(i)) {
-			/* nested instructions: parameter.anon, parameter.anon.1, ... */
-			char buf[256];
-			for (unsigned n = 1;; n++) {
-				int len = snprintf(buf, sizeof buf, "%.*s.%u", (int)i->name_len, i->name, n);
-				if (!resolve_lookup(&sc, buf, (size_t)len)) {
-					i->name = arena_strndup(&r->f->arena, buf, (size_t)len);
-					i->name_len = (uint32_t)len;
-					break;
-				}
-			}
-			if (resolve_bind(&sc, i, k))
-				resolve_error(r, ir_instr_name_span(i), "cannot name nested instruction");
-		} else {
-			resolve_error(r, ir_instr_name_span(i), "duplicate instruction name '%.*s' in computation '%s'",
-				      (int)i->name_len, i->name, c->name->str);
-		}
-	}
-	for (uint32_t k = 0; k < c->ninstrs; k++) {
-		struct hlo_instr *i = c->instrs[k];
-		resolve_callees(r, i);
-		if (i->op == OP_GET_TUPLE_ELEMENT)
-			resolve_tuple_index(r, i);
-		bool ok = true;
-		for (uint32_t j = 0; j < i->noperands; j++) {
-			struct hlo_operand *o = &i->operands[j];
-			if (o->instr)
-				continue;
-			const struct hlo_operand_extra *x = i->extra && i->extra->operands ? &i->extra->operands[j] : NULL;
-			struct hlo_instr *t = resolve_ref(r, &sc, i, r->f->src->buf + o->off, o->len, ir_operand_span(o));
-			if (t && x && x->ngte)
-				t = resolve_compact_gte(r, &sc, t, x, ir_operand_span(o), &made);
-			o->instr = t;
-			ok &= t != NULL;
-			if (t && x && x->declared && t->shape && !ir_shape_equal(x->declared, t->shape, false)) {
-				char a[128], b[128];
-				ir_shape_format(x->declared, false, a, sizeof a);
-				ir_shape_format(t->shape, false, b, sizeof b);
-				resolve_error(r, ir_operand_span(o), "operand shape %s does not match the shape %s of '%.*s'",
-					      a, b, (int)t->name_len, t->name);
-			}
-		}
-		resolve_control(r, &sc, i);
-		if (!i->shape && ok) {
-			i->shape = resolve_infer(r, i);
-			if (!i->shape)
-				resolve_error(r, ir_instr_opcode_span(i),
-					      "cannot infer the result shape of '%.*s'; write it before the opcode",
-					      (int)i->name_len, i->name);
-		}
+		if (full_instrs)
+			resolve_instr(r, &sc, c->instrs[k], &made);
+		else
+			resolve_operands(r, &sc, c->instrs[k], &made);
 	}
 	if (made.n)
 		resolve_place_gtes(r, c, &made);
 	free(made.p);
 	if (sc.names)
 		intern_free(sc.names);
+}
+
+static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
+{
+	if (c->names_resolved) {
+		for (uint32_t k = 0; k < c->ninstrs; k++)
+			resolve_instr(r, NULL, c->instrs[k], NULL);
+	} else {
+		resolve_comp_with(r, c, true);
+	}
 	resolve_params(r, c);
+}
+
+bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
+{
+	struct resolve_ctx r = { .f = f, .d = d };
+	arena_init(&r.scratch);
+	resolve_comp_with(&r, c, false);
+	arena_free(&r.scratch);
+	c->names_resolved = !r.errors;
+	return !r.errors;
 }
 
 /* Users and callers, counted first so each list is one arena array. */

@@ -3,15 +3,14 @@
  * its own block.  HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
  * tests can prove that out of memory ends in one clean message. */
 #include "arena.h"
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct arena_block {
 	struct arena_block *prev;
 	size_t size, used;
-	size_t clean;           /* data[clean..size) is known to be zero */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -68,6 +67,18 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, n * size);
 }
 
+void *xmalloc_huge(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	if (n < huge)
+		return xmalloc(n);
+	void *p = NULL;
+	if (check_fail() || posix_memalign(&p, huge, n) != 0)
+		fatal_out_of_memory();
+	madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it (or THP) the pages are small */
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -98,15 +109,10 @@ static struct arena_block *arena_grow(struct arena *a, size_t need)
 		size = 8u << 20;
 	if (size < need)
 		size = need;
-	/* Blocks of 1 MiB and more come zeroed from the kernel (calloc maps
-	 * them): arena_alloc then clears only what a release hands out again.
-	 * Smaller ones (scratch arenas, made often) are cleared per allocation. */
-	bool big = sizeof(struct arena_block) + size >= (1u << 20);
-	struct arena_block *b = big ? xcalloc(1, sizeof *b + size) : xmalloc(sizeof *b + size);
+	struct arena_block *b = xmalloc_huge(sizeof *b + size);
 	b->prev = a->head;
 	b->size = size;
 	b->used = 0;
-	b->clean = big ? 0 : size;
 	a->head = b;
 	a->total += size;
 	return b;
@@ -119,11 +125,8 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (!b || b->size - b->used < size)
 		b = arena_grow(a, size);
 	void *p = b->data + b->used;
-	if (b->used < b->clean)     /* reused after arena_release */
-		memset(p, 0, b->clean - b->used < size ? b->clean - b->used : size);
 	b->used += size;
-	if (b->used > b->clean)
-		b->clean = b->used;
+	memset(p, 0, size);
 	return p;
 }
 

@@ -242,6 +242,7 @@ struct hlo_comp {
 	bool is_entry;              /* marked ENTRY, or the entry by default */
 	bool has_signature;
 	bool inline_body;           /* written inline as an attribute value */
+	bool names_resolved;        /* resolve_names already bound its instructions' names */
 };
 
 struct hlo_file_location {

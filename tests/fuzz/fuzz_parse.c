@@ -7,12 +7,13 @@
 #include "diag.h"
 #include "parse.h"
 #include "source.h"
+#include "threads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned calls;
 	setenv("HLO_PARSE_PIECES_MIN", "1", 0);
-	parse_set_threads(++calls % 2 ? 3 : 1);
+	threads_set(++calls % 2 ? 3 : 1);
 	struct source *src = source_from_memory("fuzz.hlo", (const char *)data, size);
 	struct diag_sink d;
 	diag_init(&d, NULL, 20);
