@@ -430,6 +430,12 @@ static void cmd_annotate_render(struct cmd_annotate_run *r)
 		};
 		annotate_module(rw, m, r->items[k], r->nitems[k], &sum);
 	}
+	/* Every edit is recorded (its text copied into the rewrite): the
+	 * parses and their models go before the output is built, so the IR
+	 * and the output text are never held at once (peak RSS). */
+	parse_free(r->f);
+	parse_free(r->f2);
+	r->f = r->f2 = NULL;
 	r->out = rewrite_result(rw, &r->out_len);
 }
 
