@@ -241,6 +241,30 @@ void cmd_inputs_free(struct cmd_inputs *in)
 	memset(in, 0, sizeof *in);
 }
 
+int cmd_frame_run(int argc, char **argv, const struct cmd_frame *fr)
+{
+	struct config cfg;
+	config_init(&cfg);
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	bool help = false;
+	int rc = 2;
+	if (!fr->scan(argc, argv, fr->args, &help))
+		goto done;
+	if (help || !fr->ready(fr->args)) {
+		fr->help(help ? stdout : stderr);
+		rc = help ? 0 : 2;
+		goto done;
+	}
+	d.max_errors = fr->lint->max_errors;
+	if (cmd_lint_config(fr->lint, &cfg, &d, fr->apply, argc, argv))
+		rc = fr->run(fr->args, &cfg, &d);
+done:
+	config_free(&cfg);
+	diag_free(&d);
+	return rc;
+}
+
 /* --format NAME into *s->format when allowed; -1 after a usage message. */
 static int cmd_scan_format(int argc, char **argv, int *i, struct cmd_scan *s)
 {

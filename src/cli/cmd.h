@@ -5,6 +5,7 @@
 #ifndef HLO_CMD_H
 #define HLO_CMD_H
 #include <stdbool.h>
+#include <stdio.h>
 #include "config.h"
 #include "diag.h"
 #include "parse.h"
@@ -86,6 +87,21 @@ struct cmd_scan {
 	int maxpos, npos;
 };
 bool cmd_scan_args(int argc, char **argv, struct cmd_scan *s, bool *help);
+
+/* The frame of a command that runs on a configuration (oom, diff,
+ * report): its first pass over argv, --help (usage on stderr, exit 2, when
+ * a required input is missing), the project config with argv's options on
+ * top (through apply), then run; the exit status.  args is the command's. */
+struct cmd_frame {
+	void *args;
+	struct cmd_lint_args *lint;
+	bool (*scan)(int argc, char **argv, void *args, bool *help);
+	void (*help)(FILE *out);
+	bool (*ready)(const void *args);
+	bool (*apply)(int argc, char **argv, struct config *cfg);
+	int (*run)(void *args, struct config *cfg, struct diag_sink *d);
+};
+int cmd_frame_run(int argc, char **argv, const struct cmd_frame *fr);
 
 /* The options check and annotate read before the project config. */
 struct cmd_lint_args {

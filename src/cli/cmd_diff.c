@@ -80,8 +80,9 @@ static int cmd_diff_own(void *ctx, int argc, char **argv, int *i)
 	return 0;
 }
 
-static bool cmd_diff_scan(int argc, char **argv, struct diff_args *a, bool *help)
+static bool cmd_diff_scan(int argc, char **argv, void *args, bool *help)
 {
+	struct diff_args *a = args;
 	const char *pos[2] = { NULL, NULL };
 	int fmt = (int)a->format;
 	struct cmd_scan s = { .cmd = "diff", .lint = &a->lint, .format = &fmt,
@@ -516,37 +517,32 @@ static int cmd_diff_report(const struct diff_args *a, struct config *cfg, struct
 	return failing && !cfg->exit_zero ? 1 : 0;
 }
 
-int cmd_diff(int argc, char **argv)
+/* Whether both inputs were given (cmd_frame). */
+static bool cmd_diff_ready(const void *a)
 {
-	struct diff_args a = { .format = REPORT_TEXT, .top = 20, .lint = { .max_errors = 20 } };
-	bool help = false;
-	struct config cfg;
-	config_init(&cfg);
-	struct diag_sink d;
-	diag_init(&d, stderr, 20);
+	return ((const struct diff_args *)a)->new != NULL;
+}
+
+/* Both sides loaded, then compared. */
+static int cmd_diff_run(void *args, struct config *cfg, struct diag_sink *d)
+{
+	struct diff_args *a = args;
 	struct arena ar;
 	arena_init(&ar);
 	struct cmd_diff_side os = { 0 }, ns = { 0 };
 	int rc = 2;
-	if (!cmd_diff_scan(argc, argv, &a, &help))
-		goto done;
-	if (help || !a.new) {
-		cmd_diff_help(help ? stdout : stderr);
-		rc = help ? 0 : 2;
-		goto done;
-	}
-	d.max_errors = a.lint.max_errors;
-	if (!cmd_lint_config(&a.lint, &cfg, &d, cmd_diff_apply, argc, argv))
-		goto done;
-	if (!cmd_diff_load(a.old, &a.lint, &cfg, &d, &ar, &os) ||
-	    !cmd_diff_load(a.new, &a.lint, &cfg, &d, &ar, &ns))
-		goto done;
-	rc = cmd_diff_report(&a, &cfg, &os, &ns, &ar);
-done:
+	if (cmd_diff_load(a->old, &a->lint, cfg, d, &ar, &os) && cmd_diff_load(a->new, &a->lint, cfg, d, &ar, &ns))
+		rc = cmd_diff_report(a, cfg, &os, &ns, &ar);
 	cmd_diff_side_free(&os);
 	cmd_diff_side_free(&ns);
 	arena_free(&ar);
-	config_free(&cfg);
-	diag_free(&d);
 	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { .format = REPORT_TEXT, .top = 20, .lint = { .max_errors = 20 } };
+	struct cmd_frame fr = { &a, &a.lint, cmd_diff_scan, cmd_diff_help, cmd_diff_ready, cmd_diff_apply,
+				cmd_diff_run };
+	return cmd_frame_run(argc, argv, &fr);
 }

@@ -50,8 +50,9 @@ struct oom_args {
 	struct cmd_lint_args lint;
 };
 
-static bool cmd_oom_scan(int argc, char **argv, struct oom_args *a, bool *help)
+static bool cmd_oom_scan(int argc, char **argv, void *args, bool *help)
 {
+	struct oom_args *a = args;
 	const char *pos[2] = { NULL, NULL };
 	int fmt = (int)a->format;
 	struct cmd_scan s = { .cmd = "oom", .lint = &a->lint, .format = &fmt,
@@ -569,8 +570,9 @@ static bool cmd_oom_read(const char *log, struct arena *a, struct source **src, 
 	return false;
 }
 
-static int cmd_oom_run(const struct oom_args *a, struct config *cfg, struct diag_sink *d)
+static int cmd_oom_run(void *args, struct config *cfg, struct diag_sink *d)
 {
+	const struct oom_args *a = args;
 	struct arena ar;
 	arena_init(&ar);
 	struct source *log;
@@ -608,27 +610,16 @@ done:
 	return rc;
 }
 
+/* Whether the log was given (cmd_frame). */
+static bool cmd_oom_ready(const void *a)
+{
+	return ((const struct oom_args *)a)->log != NULL;
+}
+
 int cmd_oom(int argc, char **argv)
 {
 	struct oom_args a = { .format = REPORT_TEXT, .lint = { .max_errors = 20 } };
-	bool help = false;
-	struct config cfg;
-	config_init(&cfg);
-	struct diag_sink d;
-	diag_init(&d, stderr, 20);
-	int rc = 2;
-	if (!cmd_oom_scan(argc, argv, &a, &help))
-		goto done;
-	if (help || !a.log) {
-		cmd_oom_help(help ? stdout : stderr);
-		rc = help ? 0 : 2;
-		goto done;
-	}
-	d.max_errors = a.lint.max_errors;
-	if (cmd_lint_config(&a.lint, &cfg, &d, cmd_oom_apply, argc, argv))
-		rc = cmd_oom_run(&a, &cfg, &d);
-done:
-	config_free(&cfg);
-	diag_free(&d);
-	return rc;
+	struct cmd_frame fr = { &a, &a.lint, cmd_oom_scan, cmd_oom_help, cmd_oom_ready, cmd_oom_apply,
+				cmd_oom_run };
+	return cmd_frame_run(argc, argv, &fr);
 }

@@ -35,8 +35,9 @@ struct report_args {
 	struct cmd_lint_args lint;
 };
 
-static bool cmd_report_scan(int argc, char **argv, struct report_args *a, bool *help)
+static bool cmd_report_scan(int argc, char **argv, void *args, bool *help)
 {
+	struct report_args *a = args;
 	struct cmd_scan s = { .cmd = "report", .lint = &a->lint, .out = &a->out, .pos = &a->file, .maxpos = 1 };
 	return cmd_scan_args(argc, argv, &s, help);
 }
@@ -92,8 +93,9 @@ static char *cmd_report_page(const char *path, struct source *src, const struct 
 	return page;
 }
 
-static int cmd_report_run(const struct report_args *a, struct config *cfg, struct diag_sink *d)
+static int cmd_report_run(void *args, struct config *cfg, struct diag_sink *d)
 {
+	const struct report_args *a = args;
 	struct cmd_inputs in;
 	if (!cmd_input_one(a->file, a->lint.all_stages, &in))
 		return 2;
@@ -124,27 +126,16 @@ static int cmd_report_run(const struct report_args *a, struct config *cfg, struc
 	return rc;
 }
 
+/* Whether the one input was given (cmd_frame). */
+static bool cmd_report_ready(const void *a)
+{
+	return ((const struct report_args *)a)->file != NULL;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .lint = { .max_errors = 20 } };
-	bool help = false;
-	struct config cfg;
-	config_init(&cfg);
-	struct diag_sink d;
-	diag_init(&d, stderr, 20);
-	int rc = 2;
-	if (!cmd_report_scan(argc, argv, &a, &help))
-		goto done;
-	if (help || !a.file) {
-		cmd_report_help(help ? stdout : stderr);
-		rc = help ? 0 : 2;
-		goto done;
-	}
-	d.max_errors = a.lint.max_errors;
-	if (cmd_lint_config(&a.lint, &cfg, &d, cmd_report_apply, argc, argv))
-		rc = cmd_report_run(&a, &cfg, &d);
-done:
-	config_free(&cfg);
-	diag_free(&d);
-	return rc;
+	struct cmd_frame fr = { &a, &a.lint, cmd_report_scan, cmd_report_help, cmd_report_ready,
+				cmd_report_apply, cmd_report_run };
+	return cmd_frame_run(argc, argv, &fr);
 }
