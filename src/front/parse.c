@@ -180,8 +180,6 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 		free(p);
 		return false;
 	}
-	for (unsigned k = 0; k + 1 < np; k++)
-		src->buf[p[k].end] = src->buf[p[k].end + 1] = 0;
 	pthread_t *t = xcalloc(np, sizeof *t);
 	bool *started = xcalloc(np, sizeof *started);
 	for (unsigned k = 1; k < np; k++)
@@ -193,8 +191,6 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 		else
 			parse_pieces_run(&p[k]);
 	}
-	for (unsigned k = 0; k + 1 < np; k++)
-		src->buf[p[k].end] = src->buf[p[k].end + 1] = '\n';
 	bool ok = parse_pieces_ok(p, np);
 	if (ok)
 		parse_pieces_join(f, p, np);

@@ -282,18 +282,25 @@ int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lva
 	return -1;
 }
 
+/* The text's copy of window byte p: lookups past the window read it. */
+static const char *scan_in_whole(const struct scan_state *ss, const char *p)
+{
+	return ss->whole + (ss->base - ss->whole_base) + (uint64_t)(p - ss->buf);
+}
+
 size_t scan_string_len(struct scan_state *ss, const char *q)
 {
-	const char *end = ss->whole + ss->window_end, *p = q + 1;
+	const char *w = scan_in_whole(ss, q);
+	const char *end = ss->whole + ss->whole_len, *p = w + 1;
 	for (;;) {
-		const char *e = p < end ? memchr(p, q[0], (size_t)(end - p)) : NULL;
+		const char *e = p < end ? memchr(p, w[0], (size_t)(end - p)) : NULL;
 		if (!e)
 			return 0;
 		size_t k = 0;
-		while (e - k - 1 > q && e[-1 - (ptrdiff_t)k] == '\\')
+		while (e - k - 1 > w && e[-1 - (ptrdiff_t)k] == '\\')
 			k++;
 		if (k % 2 == 0)
-			return (size_t)(e + 1 - q);
+			return (size_t)(e + 1 - w);
 		p = e + 1;
 	}
 }
@@ -519,13 +526,13 @@ size_t scan_word_len(const char *s)
 
 /* ---- windows ---- */
 
-/* Default 1 GiB; HLO_SCAN_WINDOW (bytes, >= 4096) lets tests force small
- * windows on ordinary files. */
+/* Default 256 KiB: a window is copied and then scanned while it is still
+ * in the cache.  HLO_SCAN_WINDOW (bytes, >= 4096) lets tests vary it. */
 static uint64_t scan_window_size(void)
 {
 	const char *e = getenv("HLO_SCAN_WINDOW");
 	uint64_t w = e ? strtoull(e, NULL, 10) : 0;
-	return w >= 4096 ? w : (uint64_t)1 << 30;
+	return w >= 4096 ? w : (uint64_t)256 << 10;
 }
 
 static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
@@ -534,14 +541,20 @@ static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
 		return false;
 	while (p < len && (buf[p] == ' ' || buf[p] == '\t'))
 		p++;
-	return p < len && (buf[p] == '%' || buf[p] == '}' || !strncmp(buf + p, "ROOT ", 5) ||
-			   !strncmp(buf + p, "ENTRY ", 6) || !strncmp(buf + p, "HloModule ", 10));
+	if (p >= len)
+		return false;
+	const char *s = buf + p;
+	size_t left = (size_t)(len - p);
+	return *s == '%' || *s == '}' || (left > 5 && !memcmp(s, "ROOT ", 5)) ||
+	       (left > 6 && !memcmp(s, "ENTRY ", 6)) || (left > 10 && !memcmp(s, "HloModule ", 10));
 }
 
 /* A window must end between tokens.  Tokens never span lines except
  * strings, comments and raw captures, so end before a line that starts an
  * instruction or a computation, or closes one: searching back from the
- * limit, then forward (one enormous line is scanned whole). */
+ * limit, then forward (one enormous line is scanned whole).  Strings are
+ * found in the whole text (scan_window_at); comments and captures go on
+ * in the next window (<<EOF>> in hlo.l). */
 static uint64_t scan_window_cut(const char *buf, uint64_t from, uint64_t len, uint64_t want)
 {
 	uint64_t limit = from + want;
@@ -556,23 +569,31 @@ static uint64_t scan_window_cut(const char *buf, uint64_t from, uint64_t len, ui
 	return len;
 }
 
-static uint64_t scan_set_window(struct scan_state *ss, uint64_t start)
+/* Copies whole[start, cut) into the window buffer not in use, with two
+ * NULs after it (flex's end of buffer); at least min bytes. */
+static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t min)
 {
-	uint64_t end = scan_window_cut(ss->whole, start, ss->whole_len, scan_window_size());
-	ss->window_end = end;
-	if (end < ss->whole_len) {
-		memcpy(ss->saved, ss->whole + end, 2);
-		ss->whole[end] = ss->whole[end + 1] = 0;
+	uint64_t want = scan_window_size();
+	uint64_t end = scan_window_cut(ss->whole, start + min, ss->whole_len, want);
+	uint64_t n = end - start;
+	unsigned k = ss->win_cur ^ 1;
+	if (n + 2 <= sizeof ss->small[k]) {
+		ss->win[k] = ss->small[k];
+	} else {
+		if (ss->heap_cap[k] < n + 2) {
+			free(ss->heap[k]);
+			ss->heap_cap[k] = (size_t)n + 2 > (size_t)want + 2 ? (size_t)n + 2 : (size_t)want + 2;
+			ss->heap[k] = xmalloc(ss->heap_cap[k]);
+		}
+		ss->win[k] = ss->heap[k];
 	}
-	ss->buf = ss->whole + start;
-	return end - start;
-}
-
-uint64_t scan_first_window(struct scan_state *ss, char *buf, uint64_t len)
-{
-	ss->whole = buf;
-	ss->whole_len = len;
-	return scan_set_window(ss, 0);
+	memcpy(ss->win[k], ss->whole + start, (size_t)n);
+	ss->win[k][n] = ss->win[k][n + 1] = 0;
+	ss->win_cur = k;
+	ss->buf = ss->win[k];
+	ss->base = ss->whole_base + start;
+	ss->window_end = end;
+	return n;
 }
 
 uint64_t scan_next_window(struct scan_state *ss, char **start)
@@ -580,20 +601,25 @@ uint64_t scan_next_window(struct scan_state *ss, char **start)
 	*start = NULL;
 	if (ss->window_end >= ss->whole_len)
 		return 0;
-	uint64_t from = ss->window_end;
-	ss->base += from - (uint64_t)(ss->buf - ss->whole);
-	ss->pending_restore = from;
-	char saved[2];
-	memcpy(saved, ss->saved, 2);
-	uint64_t n = scan_set_window(ss, from);
-	memcpy(ss->restore_bytes, saved, 2);
-	*start = ss->whole + from;
+	uint64_t n = scan_set_window(ss, ss->window_end, 0);
+	*start = ss->win[ss->win_cur];
 	return n;
 }
 
-void scan_window_restore(struct scan_state *ss)
+char *scan_window_at(struct scan_state *ss, const char *p, uint64_t n, uint64_t *len, bool *moved)
 {
-	memcpy(ss->whole + ss->pending_restore, ss->restore_bytes, 2);
+	uint64_t off = ss->base - ss->whole_base + (uint64_t)(p - ss->buf);
+	*moved = off + n > ss->window_end;
+	if (!*moved)
+		return (char *)p;
+	*len = scan_set_window(ss, off, n);
+	return ss->win[ss->win_cur];
+}
+
+static void scan_windows_free(struct scan_state *ss)
+{
+	for (unsigned k = 0; k < 2; k++)
+		free(ss->heap[k]);
 }
 
 /* ---- Running the generated scanner and parser ---- */
@@ -606,14 +632,16 @@ struct yy_buffer_state *hlo_yy_scan_buffer(char *base, size_t size, yyscan_t sca
 int hlo_yylex_destroy(yyscan_t scanner);
 int hlo_yyparse(yyscan_t scanner, struct build_ctx *ctx);
 
-int scan_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
+int scan_run(struct build_ctx *ctx, const char *text, uint64_t len, uint64_t base)
 {
 	struct scan_state ss;
 	yyscan_t scanner;
 	memset(&ss, 0, sizeof ss);
 	ss.ctx = ctx;
-	ss.buf = buf;
-	ss.base = base;
+	ss.whole = text;
+	ss.whole_base = base;
+	ss.whole_len = len;
+	ss.win_cur = 1;
 	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
 			 : ctx->mode == BUILD_VALUE ? START_VALUE
 			 : ctx->mode == BUILD_SHAPE ? START_SHAPE : START_SIGNATURE;
@@ -625,12 +653,10 @@ int scan_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base)
 		ss.fa_depth = 1;
 	if (hlo_yylex_init_extra(&ss, &scanner))
 		fatal_out_of_memory();
-	uint64_t first = scan_first_window(&ss, buf, len);
-	hlo_yy_scan_buffer(buf, (size_t)first + 2, scanner);
+	uint64_t first = scan_set_window(&ss, 0, 0);
+	hlo_yy_scan_buffer(ss.win[ss.win_cur], (size_t)first + 2, scanner);
 	int rc = hlo_yyparse(scanner, ctx);
-	if (ss.window_end < len)  /* stopped early inside a window: restore the text */
-		memcpy(buf + ss.window_end, ss.saved, 2);
 	hlo_yylex_destroy(scanner);
+	scan_windows_free(&ss);
 	return rc;
 }
-

@@ -38,20 +38,25 @@ struct scan_state {
 	uint64_t cap_start;     /* raw capture / comment start offset */
 	bool lex_error;         /* the scanner reported an error for this token */
 	bool fatal;             /* a lexical error ended the input */
-	/* Inputs over the window size are scanned a window at a time (flex
-	 * buffers are int-sized); see scan_next_window. */
-	char *whole;            /* the full buffer being scanned */
+	/* The text is scanned a window at a time, each window copied with two
+	 * NULs after it into one of two buffers, so flex never writes into the
+	 * source (a read-only mapping); see scan_set_window. */
+	const char *whole;      /* the full text being scanned (source offset whole_base) */
+	uint64_t whole_base;
 	uint64_t whole_len;
 	uint64_t window_end;    /* offset in whole where the current window stops */
-	char saved[2];          /* bytes overwritten by the window's two NULs */
-	uint64_t pending_restore;/* where the previous window's NULs sit */
-	char restore_bytes[2];
+	char *win[2];           /* window buffers, used in turn: small or heap */
+	unsigned win_cur;
+	char small[2][256];     /* short texts (one attribute value) need no malloc */
+	char *heap[2];
+	size_t heap_cap[2];
 };
 
-/* Runs the scanner and the grammar over buf[0..len) whose first byte is
- * at source offset base; ctx->mode selects the start symbol.  buf must be
- * followed by two NULs.  The only user of the generated code's buffer API. */
-int scan_run(struct build_ctx *ctx, char *buf, uint64_t len, uint64_t base);
+/* Runs the scanner and the grammar over text[0..len) whose first byte is
+ * at source offset base; ctx->mode selects the start symbol.  The text is
+ * only read (it may be a read-only mapping) and needs no NULs after it.
+ * The only user of the generated code's buffer API. */
+int scan_run(struct build_ctx *ctx, const char *text, uint64_t len, uint64_t base);
 
 /* Deepest bracket nesting accepted (XLA's max_recursion_depth is 8192). */
 #define SCAN_MAX_DEPTH 8192
@@ -74,7 +79,8 @@ int scan_negative_word(const char *s, size_t n, HLO_YYSTYPE *lval);
 /* Number-like text: INT, DECIMAL, DXD, PAD, DIMLABELS, '?', or -1. */
 int scan_number(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval);
 /* Length of the quoted string starting at q (quote to quote, escapes
- * honoured) within the current window, or 0 when it is not terminated. */
+ * honoured), or 0 when it is not terminated.  It may end past the current
+ * window (scan_window_at). */
 size_t scan_string_len(struct scan_state *ss, const char *q);
 /* Validates escapes and UTF-8 of a quoted string; reports and returns false on error. */
 bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTYPE *loc);
@@ -83,15 +89,13 @@ int scan_open(struct scan_state *ss, int c, const char *after);
 void scan_close(struct scan_state *ss, int c);
 /* True for a "// -----" line separating modules. */
 bool scan_is_split(struct scan_state *ss, const char *s, size_t n);
-/* Window management for inputs larger than flex's int-sized buffers.
- * scan_first_window returns the length of the first window (the whole input
- * when it is small) and NUL-terminates it in place. */
-uint64_t scan_first_window(struct scan_state *ss, char *buf, uint64_t len);
-/* Prepares the next window: *start gets its first byte (NULL at the real
- * end); returns its length.  The two bytes at *start stay NUL until
- * scan_window_restore, so the caller can switch flex buffers first. */
+/* The next window after the current one: *start gets its first byte (NULL
+ * at the end of the text); returns its length. */
 uint64_t scan_next_window(struct scan_state *ss, char **start);
-void scan_window_restore(struct scan_state *ss);
+/* A window that starts at p (in the current window) and holds at least n
+ * bytes: p itself when the current one does, else a new window whose first
+ * byte is p's (*moved set; the caller switches flex to it). */
+char *scan_window_at(struct scan_state *ss, const char *p, uint64_t n, uint64_t *len, bool *moved);
 
 /* The shape built earlier from exactly this text, or NULL (scanner fast path). */
 struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n);

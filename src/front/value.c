@@ -26,17 +26,12 @@ struct hlo_value *value_parse_attr(struct hlo_file *f, const struct hlo_attr *at
 static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int key, struct arena *a,
 					struct diag_sink *d)
 {
-	uint64_t n = span_len(sp);
-	char *buf = xmalloc((size_t)n + 2);
-	memcpy(buf, f->src->buf + sp.start, (size_t)n);
-	buf[n] = buf[n + 1] = 0;
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, d, BUILD_VALUE, a);
 	ctx.value_attr = key;
-	int rc = scan_run(&ctx, buf, n, sp.start);
+	int rc = scan_run(&ctx, f->src->buf + sp.start, span_len(sp), sp.start);
 	struct hlo_value *v = rc == 0 && ctx.errors == 0 ? ctx.value : NULL;
 	build_ctx_fini(&ctx);
-	free(buf);
 	if (!v || !v->next)
 		return v;
 	/* Several comma-separated values (calls=%a, %b): wrap them. */
@@ -50,21 +45,17 @@ static struct hlo_value *value_parse_as(struct hlo_file *f, struct span sp, int 
 bool value_shape_text(struct hlo_file *f, struct span sp, bool is_sig, struct shape_text *out)
 {
 	memset(out, 0, sizeof *out);
-	uint64_t n = span_len(sp);
-	char *buf = xmalloc((size_t)n + 2);
-	memcpy(buf, f->src->buf + sp.start, (size_t)n);
-	buf[n] = buf[n + 1] = 0;
 	struct arena a;
 	arena_init(&a);
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, NULL, is_sig ? BUILD_SIGNATURE : BUILD_SHAPE, &a);
-	bool ok = scan_run(&ctx, buf, n, sp.start) == 0 && ctx.errors == 0 && ctx.shape;
+	bool ok = scan_run(&ctx, f->src->buf + sp.start, span_len(sp), sp.start) == 0 && ctx.errors == 0 &&
+		  ctx.shape;
 	if (ok) {
 		build_shape_text_take(&ctx, out);
 	}
 	build_ctx_fini(&ctx);
 	arena_free(&a);
-	free(buf);
 	return ok;
 }
 

@@ -1,8 +1,8 @@
-/* source.c - loads an input into one NUL-padded buffer and maps offsets to
- * line:col.  Regular files are read with a read() loop (sized by fstat, so
- * inputs over 2 GiB work; a large one in parts on threads first), pipes and stdin grow geometrically, and gzip data
- * is inflated with zlib.  It does not mmap: the scanner needs the two NULs
- * after the data, and a private copy survives the file changing under us. */
+/* source.c - loads an input and maps offsets to line:col.  A regular file
+ * is mapped read-only (nothing copied, no anonymous memory for the text);
+ * pipes and stdin are read into a buffer that grows geometrically; gzip
+ * data is inflated with zlib.  Either way two NULs follow the text.  The
+ * line table is built only when a diagnostic asks for a line. */
 #include "source.h"
 #include <stdbool.h>
 #include <errno.h>
@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <pthread.h>
 #include "arena.h"
-#include "threads.h"
 
 /* Largest single read()/inflate() step: Linux caps read() near 2 GiB and
  * zlib counts in 32-bit uInt. */
@@ -32,62 +33,49 @@ static struct source *source_new(const char *path)
 	return s;
 }
 
-/* A large regular file is read in parts on threads (threads.h): the copy
- * out of the page cache and the faults on the new buffer are most of a
- * read's time, and they divide. */
-#define SOURCE_SPLIT_MIN ((uint64_t)16 << 20)
-#define SOURCE_SPLIT_MAX 8
-
-struct source_part {
-	int fd;
-	char *buf;
-	uint64_t off, len;
-	bool ok;
-};
-
-static void *source_read_part(void *arg)
+/* A mapped file cut short by another program while we read it: the
+ * pages past its new end fault with SIGBUS.  That is an I/O error. */
+static void source_sigbus(int sig)
 {
-	struct source_part *p = arg;
-	uint64_t done = 0;
-	while (done < p->len) {
-		size_t want = p->len - done > SOURCE_CHUNK ? SOURCE_CHUNK : (size_t)(p->len - done);
-		ssize_t got = pread(p->fd, p->buf + p->off + done, want, (off_t)(p->off + done));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return NULL;   /* p->ok stays false: the caller reads serially */
-		done += (uint64_t)got;
-	}
-	p->ok = true;
-	return NULL;
+	(void)sig;
+	static const char msg[] = "hlolint: error: an input file was truncated while it was being read\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)w;
+	_exit(2);
 }
 
-/* Reads buf[0..size) of fd in parts at once; true when every part was read
- * (the file position is then at size), false to read it serially. */
-static bool source_read_split(int fd, char *buf, uint64_t size)
+static void source_on_sigbus(void)
 {
-	unsigned n = threads_get();
-	if (n < 2 || size < SOURCE_SPLIT_MIN)
-		return false;
-	if (n > SOURCE_SPLIT_MAX)
-		n = SOURCE_SPLIT_MAX;
-	struct source_part p[SOURCE_SPLIT_MAX];
-	pthread_t t[SOURCE_SPLIT_MAX];
-	bool started[SOURCE_SPLIT_MAX] = { false };
-	for (unsigned k = 0; k < n; k++)
-		p[k] = (struct source_part){ fd, buf, size * k / n, size * (k + 1) / n - size * k / n, false };
-	for (unsigned k = 1; k < n; k++)
-		started[k] = pthread_create(&t[k], NULL, source_read_part, &p[k]) == 0;
-	source_read_part(&p[0]);
-	bool ok = p[0].ok;
-	for (unsigned k = 1; k < n; k++) {
-		if (started[k])
-			pthread_join(t[k], NULL);
-		else
-			source_read_part(&p[k]);
-		ok &= p[k].ok;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = source_sigbus;
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* A regular file is mapped read-only, not read: its pages stay the page
+ * cache's (shared, not anonymous memory; nothing is copied), and the
+ * scanner copies a window at a time instead of writing into it.  The
+ * mapping sits at the start of a reservation one page longer than the
+ * file, so the two bytes after the end read as NUL like a read buffer's.
+ * NULL when the file cannot be mapped (the caller reads it). */
+static char *source_map(int fd, uint64_t size, size_t *maplen)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (size == 0 || size > SIZE_MAX - 2 * page)
+		return NULL;
+	size_t file_span = (size_t)((size + page - 1) / page * page);
+	size_t total = (size_t)((size + 2 + page - 1) / page * page);
+	char *base = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return NULL;
+	if (mmap(base, file_span, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		munmap(base, total);
+		return NULL;
 	}
-	return ok && lseek(fd, (off_t)size, SEEK_SET) == (off_t)size;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, source_on_sigbus);
+	*maplen = total;
+	return base;
 }
 
 /* Reads all of fd into *bufp (2 spare bytes kept for the NULs).  Returns 0 or
@@ -103,10 +91,7 @@ static int source_read_fd(int fd, char **bufp, uint64_t *lenp)
 		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < SIZE_MAX - 64)
 			cap = (size_t)st.st_size + 3;
 	}
-	char *buf = xmalloc_huge(cap);
-	/* Then the loop below reads what follows (0 bytes, or what the file grew by). */
-	if (cap > 3 && source_read_split(fd, buf, cap - 3))
-		len = cap - 3;
+	char *buf = xmalloc(cap);
 	for (;;) {
 		if (cap - len < 3) {
 			if (cap > SIZE_MAX / 2)
@@ -266,6 +251,15 @@ const char *source_binary(const char *buf, uint64_t len)
 	return NULL;
 }
 
+/* Frees a read buffer or unmaps a mapped file (maplen > 0). */
+static void source_release(const char *buf, size_t maplen)
+{
+	if (maplen)
+		munmap((void *)(uintptr_t)buf, maplen);
+	else
+		free((void *)(uintptr_t)buf);
+}
+
 struct source *source_load(const char *path, char *err, size_t errlen)
 {
 	int is_stdin = strcmp(path, "-") == 0;
@@ -276,7 +270,12 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 	}
 	char *buf = NULL;
 	uint64_t len = 0;
-	int e = source_read_fd(fd, &buf, &len);
+	size_t maplen = 0;
+	struct stat st;
+	if (!is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (buf = source_map(fd, (uint64_t)st.st_size, &maplen)))
+		len = (uint64_t)st.st_size;
+	int e = buf ? 0 : source_read_fd(fd, &buf, &len);
 	if (!is_stdin)
 		close(fd);
 	if (e) {
@@ -287,7 +286,7 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 		const char *why;
 		uint64_t outlen = 0;
 		char *out = source_gunzip(buf, len, &outlen, &why);
-		free(buf);
+		source_release(buf, maplen);
 		if (!out) {
 			snprintf(err, errlen, "cannot decompress '%s': %s",
 				 is_stdin ? "<stdin>" : path, why);
@@ -295,11 +294,14 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 		}
 		buf = out;
 		len = outlen;
+		maplen = 0;
 	}
-	buf[len] = buf[len + 1] = 0;
+	if (!maplen)
+		buf[len] = buf[len + 1] = 0;
 	struct source *s = source_new(path);
 	s->buf = buf;
 	s->len = len;
+	s->maplen = maplen;
 	s->binary = source_binary(buf, len);
 	return s;
 }
@@ -309,10 +311,11 @@ struct source *source_from_memory(const char *path, const char *data, size_t n)
 	if (n > SIZE_MAX - 2)
 		fatal_out_of_memory();
 	struct source *s = source_new(path);
-	s->buf = xmalloc(n + 2);
+	char *buf = xmalloc(n + 2);
 	if (n)
-		memcpy(s->buf, data, n);
-	s->buf[n] = s->buf[n + 1] = 0;
+		memcpy(buf, data, n);
+	buf[n] = buf[n + 1] = 0;
+	s->buf = buf;
 	s->len = n;
 	return s;
 }
@@ -321,7 +324,7 @@ void source_free(struct source *s)
 {
 	if (!s)
 		return;
-	free(s->buf);
+	source_release(s->buf, s->maplen);
 	free(s->lines);
 	free(s);
 }
@@ -329,42 +332,65 @@ void source_free(struct source *s)
 /* Line starts: offset 0 and every byte after a line end ("\n", "\r\n" or a
  * lone "\r", which old Mac files and XLA's lexer accept) that is not the end
  * of the input (a final newline does not open an empty last line, so "end
- * of input" errors land on the last real line).  Built on the first
- * diagnostic only. */
-static uint64_t source_scan_lines(const char *p, const char *end, uint64_t *out)
+ * of input" errors land on the last real line).  The table is built on the
+ * first diagnostic and only as far as the offsets asked for (a finding
+ * near the top never reads the rest of a large file), with memchr. */
+static void source_add_line(struct source *s, uint64_t start)
 {
-	uint64_t n = 1;
+	if (start >= s->len)
+		return;
+	if (s->nlines == s->lines_cap)
+		s->lines = xreallocarray(s->lines, s->lines_cap = s->lines_cap ? 2 * s->lines_cap : 1024,
+					 sizeof *s->lines);
+	s->lines[s->nlines++] = start;
+}
+
+/* Indexes buf[from, to): to is a line start or the end. */
+static void source_scan_lines(struct source *s, uint64_t from, uint64_t to)
+{
+	const char *p = s->buf + from, *end = s->buf + to;
+	if (!memchr(p, '\r', (size_t)(end - p))) {
+		for (const char *q; (q = memchr(p, '\n', (size_t)(end - p))); p = q + 1)
+			source_add_line(s, (uint64_t)(q + 1 - s->buf));
+		return;
+	}
 	for (const char *q = p; q < end; q++) {
 		if (*q != '\n' && *q != '\r')
 			continue;
-		if (*q == '\r' && q + 1 < end && q[1] == '\n')
+		if (*q == '\r' && q + 1 < s->buf + s->len && q[1] == '\n')
 			q++;
-		if (q + 1 < end) {
-			if (out)
-				out[n] = (uint64_t)(q + 1 - p);
-			n++;
-		}
+		source_add_line(s, (uint64_t)(q + 1 - s->buf));
 	}
-	return n;
 }
 
-static void source_index(struct source *s)
+/* Extends the table until a line start lies past off (or the input ends). */
+static void source_index(struct source *s, uint64_t off)
 {
-	if (s->lines)
+	if (!s->lines)
+		source_add_line(s, 0);
+	if (!s->nlines) {           /* empty input: one empty line */
+		s->indexed = s->len;
 		return;
-	const char *p = s->buf, *end = s->buf + s->len;
-	uint64_t n = source_scan_lines(p, end, NULL);
-	s->lines = xreallocarray(NULL, n, sizeof *s->lines);
-	s->lines[0] = 0;
-	s->nlines = source_scan_lines(p, end, s->lines);
+	}
+	while (s->indexed < s->len && s->lines[s->nlines - 1] <= off) {
+		uint64_t to = off + (64 << 10) > s->indexed + (1 << 20) ? off + (64 << 10) : s->indexed + (1 << 20);
+		if (to >= s->len) {
+			to = s->len;
+		} else {
+			const char *nl = memchr(s->buf + to, '\n', (size_t)(s->len - to));
+			to = nl ? (uint64_t)(nl - s->buf) + 1 : s->len;
+		}
+		source_scan_lines(s, s->indexed, to);
+		s->indexed = to;
+	}
 }
 
 /* Index of the line holding off (offsets past the end map to the last line). */
 static uint64_t source_line_index(struct source *s, uint64_t off)
 {
-	source_index(s);
+	source_index(s, off);
 	uint64_t lo = 0, hi = s->nlines;   /* lines[lo] <= off < lines[hi] */
-	while (hi - lo > 1) {
+	while (hi > 1 && hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		if (s->lines[mid] <= off)
 			lo = mid;
@@ -376,7 +402,7 @@ static uint64_t source_line_index(struct source *s, uint64_t off)
 
 static void source_line_at(struct source *s, uint64_t i, uint64_t *start, uint64_t *len)
 {
-	uint64_t b = s->lines[i];
+	uint64_t b = s->nlines ? s->lines[i] : 0;
 	uint64_t e = i + 1 < s->nlines ? s->lines[i + 1] : s->len;
 	if (e > b && s->buf[e - 1] == '\n')
 		e--;
@@ -386,12 +412,18 @@ static void source_line_at(struct source *s, uint64_t i, uint64_t *start, uint64
 	*len = e - b;
 }
 
+/* The table grows on demand, and threads parsing pieces of one input may
+ * report at once: one lock (diagnostics are few; it is never contended). */
+static pthread_mutex_t source_lines_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *col)
 {
 	if (off > s->len)
 		off = s->len;
+	pthread_mutex_lock(&source_lines_lock);
 	uint64_t i = source_line_index(s, off), start, len;
 	source_line_at(s, i, &start, &len);
+	pthread_mutex_unlock(&source_lines_lock);
 	/* Offsets in the line terminator (or at a final newline's end) point
 	 * just past the text, where an editor would put the cursor. */
 	uint64_t c = off - start;
@@ -405,5 +437,7 @@ void source_line(struct source *s, uint64_t off, uint64_t *start, uint64_t *len)
 {
 	if (off > s->len)
 		off = s->len;
+	pthread_mutex_lock(&source_lines_lock);
 	source_line_at(s, source_line_index(s, off), start, len);
+	pthread_mutex_unlock(&source_lines_lock);
 }

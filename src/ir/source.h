@@ -1,7 +1,7 @@
 /* source.h - one input file held in memory, and offset -> line:col.
- * Reads regular files, stdin and gzip (zlib) into one buffer with two NUL
- * bytes after the end (flex scans it in place).  The line table is built
- * lazily, only when a diagnostic needs a line number. */
+ * Regular files are mapped read-only; stdin, pipes and gzip (zlib) are
+ * read into a buffer.  Two NUL bytes follow the text either way.  The line
+ * table is built lazily, only when a diagnostic needs a line number. */
 #ifndef HLO_SOURCE_H
 #define HLO_SOURCE_H
 #include <stddef.h>
@@ -9,10 +9,12 @@
 
 struct source {
 	const char *path;   /* as given by the user; "<stdin>" for "-" */
-	char *buf;          /* len bytes + 2 NULs */
+	const char *buf;    /* len bytes + 2 NULs; read-only when mapped */
 	uint64_t len;
-	uint64_t *lines;    /* start offset of each line, lazily built */
-	uint64_t nlines;
+	size_t maplen;      /* bytes mapped (0: buf is malloc'd) */
+	uint64_t *lines;    /* start offset of each line, built lazily and only */
+	uint64_t nlines;    /* as far as asked (indexed bytes) */
+	uint64_t lines_cap, indexed;
 	const char *binary; /* NULL for text, else why the input is not HLO text */
 };
 

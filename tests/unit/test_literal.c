@@ -24,10 +24,12 @@ static struct hlo_file file;
 /* Makes text the whole source; returns the span of all of it. */
 static struct span set_source(const char *text, size_t n)
 {
-	free(src.buf);
-	src.buf = xmalloc(n + 2);
-	memcpy(src.buf, text, n);
-	src.buf[n] = src.buf[n + 1] = 0;
+	static char *buf;
+	free(buf);
+	buf = xmalloc(n + 2);
+	memcpy(buf, text, n);
+	buf[n] = buf[n + 1] = 0;
+	src.buf = buf;
 	src.len = n;
 	src.path = "<test>";
 	file.src = &src;

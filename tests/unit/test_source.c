@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "arena.h"
 #include "source.h"
 #include "unit.h"
 
@@ -148,6 +149,73 @@ static void source_file_plain(void)
 	free(path);
 }
 
+/* A mapped file whose size is a multiple of the page, or one short of it,
+ * still reads two NULs after its end. */
+static void source_file_mapped(void)
+{
+	size_t sizes[] = { 4096, 8192, 4095, 8191, 12290 };
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		char *t = xmalloc(sizes[k]);
+		memset(t, 'x', sizes[k]);
+		t[sizes[k] - 1] = '\n';
+		char *path = write_temp(t, sizes[k]);
+		char err[256] = "";
+		struct source *s = source_load(path, err, sizeof err);
+		CHECK(s != NULL);
+		if (s) {
+			CHECK(s->maplen > 0);
+			CHECK_INT(s->len, sizes[k]);
+			CHECK(memcmp(s->buf, t, sizes[k]) == 0);
+			CHECK(s->buf[s->len] == 0 && s->buf[s->len + 1] == 0);
+			source_free(s);
+		}
+		unlink(path);
+		free(path);
+		free(t);
+	}
+}
+
+/* The line table is built only as far as asked: positions asked in any
+ * order over 3 MB of mixed line ends match a byte-by-byte count. */
+static void source_lines_lazy(void)
+{
+	size_t n = 3u << 20;
+	char *t = xmalloc(n);
+	uint64_t *start = xmalloc((n + 1) * sizeof *start), nstart = 1;
+	start[0] = 0;
+	unsigned r = 12345;
+	for (size_t i = 0; i < n; i++) {
+		r = r * 1103515245u + 12345u;
+		unsigned v = (r >> 16) % 64;
+		/* lone CRs only in the second megabyte: the other two take memchr's path */
+		t[i] = v == 0 ? '\n' : v == 1 && i >> 20 == 1 ? '\r' : 'a' + v % 26;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((t[i] == '\n' || (t[i] == '\r' && (i + 1 == n || t[i + 1] != '\n'))) && i + 1 < n)
+			start[nstart++] = i + 1;
+	struct source *s = source_from_memory("lazy.hlo", t, n);
+	check_pos(s, 10, 1, 11);
+	CHECK(s->indexed < s->len);
+	uint64_t probes[] = { n - 1, 5, (1u << 20) + 17, (2u << 20) - 3, (1u << 20) - 1, n / 2, 0,
+			      (1u << 20) + 4099, n - 70000 };
+	for (size_t k = 0; k < sizeof probes / sizeof *probes; k++) {
+		uint64_t off = probes[k], lo = 0;
+		while (lo + 1 < nstart && start[lo + 1] <= off)
+			lo++;
+		uint64_t e = lo + 1 < nstart ? start[lo + 1] : n;
+		if (e > start[lo] && t[e - 1] == '\n')
+			e--;
+		if (e > start[lo] && t[e - 1] == '\r')
+			e--;
+		uint64_t c = off - start[lo] < e - start[lo] ? off - start[lo] : e - start[lo];
+		check_pos(s, off, lo + 1, c + 1);
+	}
+	CHECK_INT(s->nlines, nstart);
+	source_free(s);
+	free(start);
+	free(t);
+}
+
 static void source_file_gzip(void)
 {
 	/* Compressible and bigger than the first output guess (4x input). */
@@ -260,6 +328,8 @@ const struct unit_case unit_source_cases[] = {
 	{ "source_lines_crlf", source_lines_crlf },
 	{ "source_lines_edge", source_lines_edge },
 	{ "source_file_plain", source_file_plain },
+	{ "source_file_mapped", source_file_mapped },
+	{ "source_lines_lazy", source_lines_lazy },
 	{ "source_file_gzip", source_file_gzip },
 	{ "source_errors", source_errors },
 	{ "source_stdin", source_stdin },
