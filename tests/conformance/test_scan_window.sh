@@ -1,13 +1,15 @@
 #!/bin/sh
-# test_scan_window.sh - the scanner reads huge inputs in windows (1 GiB by
-# default; HLO_SCAN_WINDOW=N forces N-byte windows).  Output must not depend
+# test_scan_window.sh - the scanner copies its input a window at a time (256
+# KiB by default; HLO_SCAN_WINDOW=N forces N-byte windows).  Output must not depend
 # on where windows are cut: with 4 KiB windows, fmt prints the same bytes,
 # the same diagnostics and the same status as with the default, for
 #   - every tests/parse input, every real module and every xla ok/ input
 #     (those under ../shared/corpora are skipped when it is absent),
-#   - multi-line constructs whose inner lines look like instruction starts
-#     (block comment, string, JSON dict, constant literal) slid across a
-#     window boundary one line at a time,
+#   - multi-line constructs (longer than a padding line, so that some cut
+#     falls inside each) whose inner lines look like instruction starts
+#     (block comment, strings in metadata, in an attribute and in a JSON
+#     dict, JSON dict, constant literal) slid across a window boundary one
+#     line at a time (a string runs past the window: the window moves),
 #   - an error 1 MB into a file (its line:col must not move).
 HLOLINT=${HLOLINT:-build/hlolint}
 TESTS_DIR=${TESTS_DIR:-tests}
@@ -68,7 +70,24 @@ ROOT %fake2 = f32[] parameter(8)
 string='  %a = f32[] negate(%p), metadata={op_name="line one
 %fake = f32[] parameter(9)
 }
-ROOT x"}'
+ROOT x
+%fake2 = f32[] parameter(8)
+}
+ROOT x2"}'
+string2='  %a = f32[] custom-call(%p), custom_call_target="first
+%fake = f32[] parameter(9)
+}
+ROOT y
+%fake2 = f32[] parameter(8)
+}
+ROOT y2"'
+jsonstr='  %a = f32[] negate(%p), backend_config={"k": "one
+%fake = f32[] parameter(9)
+}
+ROOT z
+%fake2 = f32[] parameter(8)
+}
+ROOT z2"}'
 json='  %a = f32[] negate(%p), backend_config={
 "k": {
 %"x": 1
@@ -79,7 +98,7 @@ literal='  %a = f32[2,2]{1,0} constant({
 }
 {3, 4}
 })'
-for kind in comment string json literal; do
+for kind in comment string string2 jsonstr json literal; do
 	eval "c=\$$kind"
 	bad=
 	pad=$((W / 48 - 16))
