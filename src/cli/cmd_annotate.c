@@ -29,9 +29,12 @@ static void cmd_annotate_help(FILE *out)
 		"Runs the rules of 'hlolint check' over FILE and writes the module back with each\n"
 		"finding as a '// hlolint: rule: message; suggestion' comment above its instruction\n"
 		"and a summary after the HloModule line.  Everything else comes out byte for byte;\n"
-		"a module without findings is unchanged.\n\n"
+		"a module without findings is unchanged.  The comments of an earlier annotate are\n"
+		"replaced, not repeated.\n\n"
 		"  -o, --output OUT   write to OUT (default: standard output); never FILE itself\n"
 		"  --apply            make the suggested shardings and memory spaces in the HLO\n"
+		"  --strip            remove every hlolint comment and add none: the input as it\n"
+		"                     was before annotate (with --apply: the changes, no comments)\n"
 		"  --in-place         rewrite FILE itself (through a temporary file and a rename)\n"
 		"  --diff             print a unified diff of FILE against the result instead\n"
 		"                     (with -o or --in-place the result is written there too)\n\n"
@@ -44,7 +47,7 @@ static void cmd_annotate_help(FILE *out)
 
 struct annotate_args {
 	const char *file, *out;
-	bool apply, in_place, diff;
+	bool apply, in_place, diff, strip;
 	struct cmd_lint_args lint;
 };
 
@@ -68,6 +71,8 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 			a->apply = true;
 		} else if (!strcmp(s, "--in-place")) {
 			a->in_place = true;
+		} else if (!strcmp(s, "--strip")) {
+			a->strip = true;
 		} else if (!strcmp(s, "--diff")) {
 			a->diff = true;
 		} else if (cmd_opt_is(s, "--format") || cmd_opt_is(s, "--write-baseline")) {
@@ -112,7 +117,8 @@ static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bo
 static bool cmd_annotate_config(int argc, char **argv, struct config *c)
 {
 	static const char *const valued[] = { "-o", "--output", "--config", "--baseline", "--max-errors", NULL };
-	static const char *const flags[] = { "--apply", "--in-place", "--diff", "--no-config", "--all-stages", NULL };
+	static const char *const flags[] = { "--apply", "--in-place", "--diff", "--strip", "--no-config",
+					     "--all-stages", NULL };
 	return cmd_config_args(argc, argv, c, "annotate", valued, flags);
 }
 
@@ -405,18 +411,41 @@ static bool cmd_annotate_measure(struct cmd_annotate_run *r)
 	return true;
 }
 
+/* Whether f carries the comments of an earlier `annotate --apply` (its
+ * summary line or a note on an edit it made). */
+static bool cmd_annotate_applied_before(const struct hlo_file *f)
+{
+	static const char *const marks[] = { IR_LINT_COMMENT " --apply made ", IR_LINT_COMMENT " applied " };
+	for (uint32_t k = 0; k < f->nlint_comments; k++)
+		for (size_t j = 0; j < sizeof marks / sizeof *marks; j++) {
+			size_t n = strlen(marks[j]);
+			if (span_len(f->lint_comments[k]) >= n && !memcmp(ir_text(f, f->lint_comments[k]), marks[j], n))
+				return true;
+		}
+	return false;
+}
+
 /* The output text: the applied text's rewrite, or the original, plus the
- * comments. */
+ * comments.  --apply with nothing left to make on a module an earlier
+ * --apply annotated leaves it as it is: its notes say what was done, which
+ * the text alone no longer tells. */
 static void cmd_annotate_render(struct cmd_annotate_run *r)
 {
+	if (r->a.apply && !r->a.strip && rewrite_empty(&r->rw_apply) && cmd_annotate_applied_before(r->f)) {
+		r->out_len = (size_t)r->src->len;
+		r->out = xmalloc(r->out_len + 1);
+		memcpy(r->out, r->src->buf, r->out_len);
+		return;
+	}
 	struct rewrite *rw = &r->rw_apply;
 	if (!r->a.apply) {
 		rewrite_free(&r->rw_note);
 		rewrite_init(&r->rw_note, r->src->buf, r->src->len);
 		rw = &r->rw_note;
 	}
+	annotate_strip(rw, r->f);
 	uint32_t k = 0;
-	for (struct hlo_module *m = r->f->modules; m; m = m->next, k++) {
+	for (struct hlo_module *m = r->f->modules; !r->a.strip && m; m = m->next, k++) {
 		const struct mem_model *mm = r->mms[k];
 		struct annotate_summary sum = {
 			.total_before = mm->total_bytes,
@@ -538,11 +567,18 @@ int cmd_annotate(int argc, char **argv)
 		r->nmod++;
 	}
 	r->mms = xcalloc(r->nmod + 1, sizeof *r->mms);
-	if (!cmd_annotate_rules(r->f, r->src, &r->cfg, &d, &r->sink, r->mms) || d.errors)
-		goto done;
-	cmd_annotate_apply_all(r, cmd_annotate_locate(r));
-	if (!cmd_annotate_measure(r))
-		goto done;
+	if (r->a.strip && !r->a.apply) {
+		/* Only the comments go: no rules to run. */
+		r->napplicable = xcalloc(r->nmod + 1, sizeof *r->napplicable);
+		r->napplied = xcalloc(r->nmod + 1, sizeof *r->napplied);
+		r->nitems = xcalloc(r->nmod + 1, sizeof *r->nitems);
+	} else {
+		if (!cmd_annotate_rules(r->f, r->src, &r->cfg, &d, &r->sink, r->mms) || d.errors)
+			goto done;
+		cmd_annotate_apply_all(r, cmd_annotate_locate(r));
+		if (!cmd_annotate_measure(r))
+			goto done;
+	}
 	cmd_annotate_render(r);
 	if (!cmd_annotate_write(r))
 		goto done;

@@ -114,6 +114,18 @@ static bool build_blank(const struct source *src)
 	return lex_skip_blank(src->buf, (size_t)src->len, 0, &open) == src->len && !open;
 }
 
+void build_lint_comment(struct build_ctx *ctx, struct span sp)
+{
+	struct hlo_file *f = ctx->file;
+	if (ctx->mode != BUILD_MODULE)
+		return;
+	if (f->nlint_comments == f->lint_comments_cap)
+		f->lint_comments = xreallocarray(f->lint_comments, f->lint_comments_cap = f->lint_comments_cap
+									? 2 * f->lint_comments_cap : 16,
+						sizeof *f->lint_comments);
+	f->lint_comments[f->nlint_comments++] = sp;
+}
+
 void build_empty_input(struct build_ctx *ctx, struct span sp)
 {
 	/* The grammar reduces the empty file before it sees a bad first token;

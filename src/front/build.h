@@ -89,6 +89,8 @@ struct interned *build_intern(struct build_ctx *ctx, const char *s, size_t n);
 /* ---- builders, one per grammar action; see hlo.y for the rules ---- */
 struct hlo_stack_tables;
 void build_empty_input(struct build_ctx *ctx, struct span sp);
+/* A line comment that starts with IR_LINT_COMMENT, at sp (without its line end). */
+void build_lint_comment(struct build_ctx *ctx, struct span sp);
 void build_module_header(struct build_ctx *ctx, struct span name_sp, uint32_t attr_mark, struct span sp);
 void build_module_end(struct build_ctx *ctx, struct span sp);
 void build_stack_name(struct build_ctx *ctx, int table, int64_t index, struct span str);

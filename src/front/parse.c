@@ -117,6 +117,22 @@ static bool parse_pieces_ok(const struct parse_piece *p, unsigned n)
 
 /* Joins the pieces into f: the first piece's module with every piece's
  * computations in source order, names bound in the first piece's table. */
+/* Moves the piece's hlolint comments after f's (pieces join in order). */
+static void parse_pieces_comments(struct hlo_file *f, struct hlo_file *piece)
+{
+	if (!piece->nlint_comments)
+		return;
+	f->lint_comments = xreallocarray(f->lint_comments, (size_t)f->nlint_comments + piece->nlint_comments,
+					 sizeof *f->lint_comments);
+	memcpy(f->lint_comments + f->nlint_comments, piece->lint_comments,
+	       piece->nlint_comments * sizeof *f->lint_comments);
+	f->nlint_comments += piece->nlint_comments;
+	f->lint_comments_cap = f->nlint_comments;
+	free(piece->lint_comments);
+	piece->lint_comments = NULL;
+	piece->nlint_comments = 0;
+}
+
 static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigned n)
 {
 	struct hlo_module *m = p[0].f.modules;
@@ -143,6 +159,7 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 		if (k)
 			f->piece_names[f->npiece_names++] = p[k].f.names;
 		arena_adopt(&f->arena, &p[k].f.arena);
+		parse_pieces_comments(f, &p[k].f);
 	}
 	m->comps = comps;
 	m->ncomps = total;
@@ -158,6 +175,7 @@ static void parse_pieces_free(struct parse_piece *p, unsigned n)
 	for (unsigned k = 0; k < n; k++) {
 		arena_free(&p[k].f.arena);
 		intern_free(p[k].f.names);
+		free(p[k].f.lint_comments);
 	}
 }
 
@@ -232,6 +250,7 @@ void parse_free(struct hlo_file *f)
 		return;
 	arena_free(&f->arena);
 	intern_free(f->names);
+	free(f->lint_comments);
 	for (uint32_t k = 0; k < f->npiece_names; k++)
 		intern_free(f->piece_names[k]);
 	free(f->piece_names);

@@ -413,6 +413,13 @@ void scan_close(struct scan_state *ss, int c)
 	}
 }
 
+void scan_line_comment(struct scan_state *ss, const char *s, size_t n, struct span sp)
+{
+	size_t k = sizeof IR_LINT_COMMENT - 1;
+	if (n >= k && !memcmp(s, IR_LINT_COMMENT, k))
+		build_lint_comment(ss->ctx, sp);
+}
+
 bool scan_is_split(struct scan_state *ss, const char *s, size_t n)
 {
 	if (s > ss->buf && s[-1] != '\n' && s[-1] != '\r')

@@ -87,6 +87,8 @@ bool scan_check_string(struct scan_state *ss, const char *s, size_t n, HLO_YYLTY
 /* An opening bracket: returns the token ('{', LAYOUT_OPEN, '(', '[') or -1 when too deep. */
 int scan_open(struct scan_state *ss, int c, const char *after);
 void scan_close(struct scan_state *ss, int c);
+/* A line comment s[0..n) at sp: reports an IR_LINT_COMMENT one to the builder. */
+void scan_line_comment(struct scan_state *ss, const char *s, size_t n, struct span sp);
 /* True for a "// -----" line separating modules. */
 bool scan_is_split(struct scan_state *ss, const char *s, size_t n);
 /* The next window after the current one: *start gets its first byte (NULL

@@ -285,6 +285,11 @@ struct hlo_module {
 	bool valid;                 /* parsed, resolved and verified without error */
 };
 
+/* The comments `hlolint annotate` writes start with this; the scanner
+ * records where they are (hlo_file.lint_comments) so that annotating again
+ * replaces them and `annotate --strip` removes them. */
+#define IR_LINT_COMMENT "// hlolint:"
+
 /* One parsed input: every module in it shares the arena and intern table. */
 struct hlo_file {
 	struct source *src;
@@ -297,6 +302,8 @@ struct hlo_file {
 	struct hlo_module *modules;  /* linked through next */
 	uint32_t nmodules;
 	unsigned errors;             /* errors reported while parsing/verifying */
+	struct span *lint_comments;  /* IR_LINT_COMMENT comments, in source order (xmalloc'd) */
+	uint32_t nlint_comments, lint_comments_cap;
 	void *shape_table;           /* hash-consing state (build.c) */
 };
 

@@ -1,7 +1,7 @@
 /* annotate.c - comment lines above instructions with their indentation and
- * line ends (a line is broken when the instruction does not start it), the
- * summary block, and a patience + Myers line diff for --diff.  It never
- * changes HLO text, only adds comment lines. */
+ * line ends, the summary block, removing an earlier run's comments, and a
+ * patience + Myers line diff for --diff.  It never changes HLO text, only
+ * adds and removes comment lines (never breaking a line). */
 #include "annotate.h"
 #include <stdlib.h>
 #include <string.h>
@@ -62,26 +62,31 @@ static uint64_t annotate_line_start(const char *t, uint64_t off)
 	return off;
 }
 
-/* Inserts the comment lines text[0, n) above the code at off. */
+/* Where the code of the line holding off starts (after its indentation):
+ * comments go above the line, so one about an instruction that does not
+ * start its line names it ("at %name"): lines are never broken. */
+static uint64_t annotate_code_start(const char *t, uint64_t off)
+{
+	uint64_t p = annotate_line_start(t, off);
+	while (p < off && (t[p] == ' ' || t[p] == '\t'))
+		p++;
+	return p;
+}
+
+/* Inserts the comment lines text[0, n) above the line whose code starts
+ * at off, with its indentation. */
 static void annotate_above(struct rewrite *rw, uint64_t off, const char *const *text, uint32_t n)
 {
 	const char *t = rw->base;
-	uint64_t ls = annotate_line_start(t, off), ind = ls;
-	while (ind < off && (t[ind] == ' ' || t[ind] == '\t'))
-		ind++;
+	uint64_t ls = annotate_line_start(t, off);
 	const char *eol = annotate_eol(t, rw->len, off);
 	struct annotate_buf b = { 0 };
-	bool own_line = ind == off;
-	if (!own_line)
-		annotate_puts(&b, eol);
 	for (uint32_t k = 0; k < n; k++) {
-		annotate_put(&b, t + ls, (size_t)(ind - ls));
+		annotate_put(&b, t + ls, (size_t)(off - ls));
 		annotate_puts(&b, text[k]);
 		annotate_puts(&b, eol);
 	}
-	if (!own_line)
-		annotate_put(&b, t + ls, (size_t)(ind - ls));
-	rewrite_insert(rw, own_line ? ls : off, b.p, b.n);
+	rewrite_insert(rw, ls, b.p, b.n);
 	free(b.p);
 }
 
@@ -106,22 +111,47 @@ static void annotate_after_header(struct rewrite *rw, const struct hlo_module *m
 	while (p < rw->len && (t[p] == ' ' || t[p] == '\t'))
 		p++;
 	/* The block goes after the header's line when nothing but a line
-	 * comment follows the header there; else the line is broken. */
+	 * comment follows the header there; else above it (lines are never
+	 * broken, so --strip gives the text back). */
 	bool line_ok = p >= rw->len || t[p] == '\n' || t[p] == '\r' ||
 		       (lex_at_comment(t, (size_t)rw->len, (size_t)p) && t[p + 1] == '/');
-	uint64_t at = he;
-	if (line_ok)
-		while (at < rw->len && t[at] != '\n' && t[at] != '\r')
-			at++;
 	const char *eol = annotate_eol(t, rw->len, he);
+	if (!line_ok) {
+		for (uint32_t k = 0; k < n; k++) {
+			annotate_puts(&b, text[k]);
+			annotate_puts(&b, eol);
+		}
+		rewrite_insert(rw, annotate_line_start(t, m->header.start), b.p, b.n);
+		free(b.p);
+		return;
+	}
+	uint64_t at = he;
+	while (at < rw->len && t[at] != '\n' && t[at] != '\r')
+		at++;
 	for (uint32_t k = 0; k < n; k++) {
 		annotate_puts(&b, eol);
 		annotate_puts(&b, text[k]);
 	}
-	if (!line_ok)
-		annotate_puts(&b, eol);
 	rewrite_insert(rw, at, b.p, b.n);
 	free(b.p);
+}
+
+void annotate_strip(struct rewrite *rw, const struct hlo_file *f)
+{
+	const char *t = rw->base;
+	for (uint32_t k = 0; k < f->nlint_comments; k++) {
+		struct span sp = f->lint_comments[k];
+		uint64_t ls = annotate_line_start(t, sp.start), from = sp.start, to = sp.end;
+		while (from > ls && (t[from - 1] == ' ' || t[from - 1] == '\t'))
+			from--;
+		if (from == ls) {   /* alone on its line: the line end goes too */
+			if (to < rw->len && t[to] == '\r')
+				to++;
+			if (to < rw->len && t[to] == '\n')
+				to++;
+		}
+		rewrite_replace(rw, span_make(from, to), "", 0);
+	}
 }
 
 /* ---- Comment texts ---- */
@@ -159,15 +189,15 @@ static void annotate_suggestion(struct annotate_buf *b, const struct finding *f)
 }
 
 /* "// hlolint: RULE: MESSAGE; SUGGESTION[ (not applied: WHY)]". */
-static char *annotate_finding_text(const struct annotate_item *it, bool at_module)
+static char *annotate_finding_text(const struct annotate_item *it, bool at)
 {
 	const struct finding *f = it->f;
 	struct annotate_buf b = { 0 };
-	annotate_puts(&b, it->applied ? "// hlolint: applied " : "// hlolint: ");
+	annotate_puts(&b, it->applied ? IR_LINT_COMMENT " applied " : IR_LINT_COMMENT " ");
 	annotate_put_clean(&b, f->rule);
 	annotate_puts(&b, ": ");
-	if (at_module && f->instruction[0]) {
-		/* Located at an instruction the comment cannot be put above. */
+	if (at && f->instruction[0]) {
+		/* In the summary block, or above a line the instruction does not start. */
 		annotate_puts(&b, "at %");
 		annotate_put_clean(&b, f->instruction);
 		annotate_puts(&b, ": ");
@@ -184,12 +214,17 @@ static char *annotate_finding_text(const struct annotate_item *it, bool at_modul
 	return b.p;
 }
 
-static char *annotate_note_text(const struct annotate_item *it, const struct apply_note *n)
+static char *annotate_note_text(const struct annotate_item *it, const struct apply_note *n, bool at)
 {
 	struct annotate_buf b = { 0 };
-	annotate_puts(&b, "// hlolint: applied ");
+	annotate_puts(&b, IR_LINT_COMMENT " applied ");
 	annotate_put_clean(&b, it->f->rule);
 	annotate_puts(&b, ": ");
+	if (at && n->instr) {
+		annotate_puts(&b, "at %");
+		annotate_put(&b, n->instr->name, n->instr->name_len);
+		annotate_puts(&b, ": ");
+	}
 	annotate_put_clean(&b, n->text);
 	return b.p;
 }
@@ -237,7 +272,7 @@ static void annotate_summary_lines(struct annotate_lines *out, const struct anno
 	unsigned sev[3] = { 0 };
 	for (uint32_t k = 0; k < n; k++)
 		sev[items[k].f->severity]++;
-	int w = snprintf(line, sizeof line, "// hlolint: %u %s (%u %s, %u %s, %u %s):", n,
+	int w = snprintf(line, sizeof line, IR_LINT_COMMENT " %u %s (%u %s, %u %s, %u %s):", n,
 			 annotate_plural(n, "finding", "findings"), sev[FINDING_ERROR],
 			 annotate_plural(sev[FINDING_ERROR], "error", "errors"), sev[FINDING_WARNING],
 			 annotate_plural(sev[FINDING_WARNING], "warning", "warnings"), sev[FINDING_NOTE],
@@ -265,19 +300,19 @@ static void annotate_summary_lines(struct annotate_lines *out, const struct anno
 	else if (sum->target)
 		snprintf(where, sizeof where, " (%s)", sum->target);
 	if (sum->apply) {
-		snprintf(line, sizeof line, "// hlolint: --apply made %u of %u %s", sum->napplied, sum->napplicable,
+		snprintf(line, sizeof line, IR_LINT_COMMENT " --apply made %u of %u %s", sum->napplied, sum->napplicable,
 			 annotate_plural(sum->napplicable, "applicable suggestion", "applicable suggestions"));
 		annotate_lines_add(out, 0, xstrdup(line));
 	}
 	if (sum->apply && sum->napplied)
-		snprintf(line, sizeof line, "// hlolint: estimated memory per device: %s before, %s after%s", before, after,
+		snprintf(line, sizeof line, IR_LINT_COMMENT " estimated memory per device: %s before, %s after%s", before, after,
 			 where);
 	else if (!sum->apply && sum->have_after && sum->napplied)
 		snprintf(line, sizeof line,
-			 "// hlolint: estimated memory per device: %s; %s with the %u applicable %s made by --apply%s",
+			 IR_LINT_COMMENT " estimated memory per device: %s; %s with the %u applicable %s made by --apply%s",
 			 before, after, sum->napplied, annotate_plural(sum->napplied, "suggestion", "suggestions"), where);
 	else
-		snprintf(line, sizeof line, "// hlolint: estimated memory per device: %s%s", before, where);
+		snprintf(line, sizeof line, IR_LINT_COMMENT " estimated memory per device: %s%s", before, where);
 	annotate_lines_add(out, 0, xstrdup(line));
 
 	for (uint32_t k = 0; k < n; k++) {
@@ -286,7 +321,7 @@ static void annotate_summary_lines(struct annotate_lines *out, const struct anno
 			annotate_lines_add(out, 0, annotate_finding_text(it, true));
 		for (const struct apply_note *x = it->notes; x; x = x->next)
 			if (!x->instr)
-				annotate_lines_add(out, 0, annotate_note_text(it, x));
+				annotate_lines_add(out, 0, annotate_note_text(it, x, false));
 	}
 }
 
@@ -299,16 +334,20 @@ void annotate_module(struct rewrite *rw, const struct hlo_module *m, const struc
 	annotate_summary_lines(&head, items, n, sum);
 	/* Findings first, then the edits' notes: at one instruction the
 	 * finding reads before what was done about it. */
+	const char *t = rw->base;
 	for (uint32_t k = 0; k < n; k++) {
 		const struct annotate_item *it = &items[k];
 		if (!it->instr)
 			continue;
-		annotate_lines_add(&body, ir_instr_span(it->instr).start, annotate_finding_text(it, false));
+		uint64_t start = ir_instr_span(it->instr).start, at = annotate_code_start(t, start);
+		annotate_lines_add(&body, at, annotate_finding_text(it, at != start));
 	}
 	for (uint32_t k = 0; k < n; k++)
 		for (const struct apply_note *x = items[k].notes; x; x = x->next)
-			if (x->instr)
-				annotate_lines_add(&body, ir_instr_span(x->instr).start, annotate_note_text(&items[k], x));
+			if (x->instr) {
+				uint64_t start = ir_instr_span(x->instr).start, at = annotate_code_start(t, start);
+				annotate_lines_add(&body, at, annotate_note_text(&items[k], x, at != start));
+			}
 
 	const char **texts = xreallocarray(NULL, head.n + body.n + 1, sizeof *texts);
 	for (uint32_t k = 0; k < head.n; k++)

@@ -40,6 +40,12 @@ struct annotate_summary {
 void annotate_module(struct rewrite *rw, const struct hlo_module *m, const struct annotate_item *items, uint32_t n,
 		     const struct annotate_summary *sum);
 
+/* Removes from rw (a rewrite over f's source) the comments an earlier
+ * annotate wrote (f->lint_comments): one alone on its line goes with the
+ * line, one after code with the blanks before it.  Annotating again thus
+ * replaces them instead of adding a second set. */
+void annotate_strip(struct rewrite *rw, const struct hlo_file *f);
+
 /* Writes a unified diff (3 lines of context, "\ No newline at end of file"
  * markers) turning a into b, with the labels on the ---/+++ lines, to out.
  * Writes nothing when they are equal.  False on a write error. */

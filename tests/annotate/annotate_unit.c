@@ -131,7 +131,8 @@ static char *fx_annotate(struct fixture *x, struct annotate_item *items, uint32_
 static void test_placement(void)
 {
 	struct fixture x;
-	/* Tabs, an instruction after another on one line, a header with a
+	/* Tabs, an instruction after another on one line (its comment names it
+	 * and goes above the line), a header with a
 	 * trailing comment, CR-only line ends. */
 	if (fx_load(&x, "HloModule m // keep\r\rENTRY %e (p: f32[2]) -> f32[2] {\r\t%p = f32[2]{0} parameter(0) "
 			"%q = f32[2]{0} negate(%p)\r\tROOT %r = f32[2]{0} negate(%q)\r}\r")) {
@@ -147,9 +148,9 @@ static void test_placement(void)
 			     "// hlolint: 3 findings (1 error, 1 warning, 1 note): unit-a 1, unit-b 1, unit-c 1\r"
 			     "// hlolint: estimated memory per device: 1.0K (tpu-v5e)\r"
 			     "// hlolint: unit-c: module level\r"
-			     "\rENTRY %e (p: f32[2]) -> f32[2] {\r\t%p = f32[2]{0} parameter(0) \r"
-			     "\t// hlolint: unit-a: first on q\r"
-			     "\t%q = f32[2]{0} negate(%p)\r"
+			     "\rENTRY %e (p: f32[2]) -> f32[2] {\r"
+			     "\t// hlolint: unit-a: at %q: first on q\r"
+			     "\t%p = f32[2]{0} parameter(0) %q = f32[2]{0} negate(%p)\r"
 			     "\t// hlolint: unit-b: on r with a newline\r"
 			     "\tROOT %r = f32[2]{0} negate(%q)\r}\r");
 		free(t);
@@ -159,7 +160,8 @@ static void test_placement(void)
 		free(t);
 	}
 	fx_free(&x);
-	/* A header followed by code on its line, and a suggestion. */
+	/* A header followed by code on its line (the block goes above it), and
+	 * a suggestion. */
 	if (fx_load(&x, "HloModule m ENTRY %e (p: f32[2]) -> f32[2] { ROOT %p = f32[2]{0} parameter(0) }")) {
 		struct hlo_instr *p = fx_instr(&x, NULL, "p");
 		struct annotate_item it = { 0 };
@@ -169,12 +171,10 @@ static void test_placement(void)
 		it.instr = p;
 		it.why_not = "because";
 		char *t = fx_annotate(&x, &it, 1);
-		CHECK_STR(t, "HloModule m\n"
-			     "// hlolint: 1 finding (0 errors, 1 warning, 0 notes): unit 1\n"
+		CHECK_STR(t, "// hlolint: 1 finding (0 errors, 1 warning, 0 notes): unit 1\n"
 			     "// hlolint: estimated memory per device: 1.0K (tpu-v5e)\n"
-			     " ENTRY %e (p: f32[2]) -> f32[2] { \n"
-			     "// hlolint: unit: msg; suggestion: sharding={devices=[2]<=[2]} (not applied: because)\n"
-			     "ROOT %p = f32[2]{0} parameter(0) }");
+			     "// hlolint: unit: at %p: msg; suggestion: sharding={devices=[2]<=[2]} (not applied: because)\n"
+			     "HloModule m ENTRY %e (p: f32[2]) -> f32[2] { ROOT %p = f32[2]{0} parameter(0) }");
 		struct source *s2 = source_from_memory("<t>", t, strlen(t));
 		struct diag_sink d;
 		diag_init(&d, stderr, 20);
