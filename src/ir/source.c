@@ -433,6 +433,17 @@ void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *c
 	*col = c + 1;
 }
 
+uint64_t source_line_offset(struct source *s, uint64_t line)
+{
+	pthread_mutex_lock(&source_lines_lock);
+	source_index(s, 0);
+	while (s->nlines < line && s->indexed < s->len)
+		source_index(s, s->lines[s->nlines - 1]);
+	uint64_t off = !s->nlines || !line ? 0 : s->lines[(line < s->nlines ? line : s->nlines) - 1];
+	pthread_mutex_unlock(&source_lines_lock);
+	return off;
+}
+
 void source_line(struct source *s, uint64_t off, uint64_t *start, uint64_t *len)
 {
 	if (off > s->len)

@@ -31,6 +31,8 @@ void source_free(struct source *s);
 const char *source_binary(const char *buf, uint64_t len);
 /* 1-based line and column (bytes) of offset. */
 void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *col);
+/* Start offset of 1-based line (the last line's for a larger number). */
+uint64_t source_line_offset(struct source *s, uint64_t line);
 /* Start and length of the line holding offset, without the line end. */
 void source_line(struct source *s, uint64_t off, uint64_t *start, uint64_t *len);
 #endif

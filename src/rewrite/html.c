@@ -272,7 +272,7 @@ static void html_listing(FILE *out, struct source *src, const struct hlo_module 
 				fputs("</span>\n", out);
 			}
 		uint64_t start, len;
-		source_line(src, src->lines ? src->lines[line - 1] : 0, &start, &len);
+		source_line(src, source_line_offset(src, line), &start, &len);
 		fprintf(out, "<span id=\"L%llu\">", (unsigned long long)line);
 		html_text(out, src->buf + start, (size_t)len);
 		fputs("</span>\n", out);

@@ -212,6 +212,13 @@ static void source_lines_lazy(void)
 	}
 	CHECK_INT(s->nlines, nstart);
 	source_free(s);
+	/* Line numbers to offsets, asked from a fresh table. */
+	s = source_from_memory("lazy.hlo", t, n);
+	CHECK_INT(source_line_offset(s, nstart), start[nstart - 1]);
+	CHECK_INT(source_line_offset(s, nstart / 3), start[nstart / 3 - 1]);
+	CHECK_INT(source_line_offset(s, 1), 0);
+	CHECK_INT(source_line_offset(s, nstart + 5), start[nstart - 1]);
+	source_free(s);
 	free(start);
 	free(t);
 }
