@@ -55,11 +55,12 @@ static void hb_live_notes(struct finding_sink *fs, struct finding *f, const stru
 		uint32_t n = peak_top(&pk, list, want);
 		for (uint32_t k = 0; k < n; k++) {
 			const struct mem_buffer *b = list[k];
-			char shape[256], sb[16];
+			char shape[256], sb[16], from[320] = "";
 			ir_shape_format(b->shape, true, shape, sizeof shape);
-			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)", k + 1, size_human(b->bytes, sb),
+			finding_from(fs, mm->module, b->def, from, sizeof from);
+			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)%s", k + 1, size_human(b->bytes, sb),
 				     shape, (int)b->def->name_len, b->def->name, mem_kind_name((enum mem_kind)b->kind),
-				     b->owner->name->str);
+				     b->owner->name->str, from);
 		}
 		free(list);
 	}

@@ -462,7 +462,10 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	char carried[512];
 	size_t n = 0;
 	if (init_k) {
-		finding_note(fs, f, "initialized by %%%.*s (operand %lld of %%%.*s)", NM(init_k), (long long)k, NM(init));
+		char from[320];
+		finding_from(fs, st->m, init_k, from, sizeof from);
+		finding_note(fs, f, "initialized by %%%.*s (operand %lld of %%%.*s)%s", NM(init_k), (long long)k, NM(init),
+			     from);
 		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s,", NM(init_k));
 	}
 	finding_note(fs, f, "carried as tuple index %lld of %%%.*s (body %s), read as %%%.*s and written each step by "

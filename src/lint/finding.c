@@ -70,27 +70,90 @@ static const char *finding_shape_text(struct finding_sink *s, const struct hlo_s
 	return buf;
 }
 
-/* op_name and Python source of i from its metadata (scratch decode). */
-static void finding_metadata(struct finding_sink *s, struct finding *f, const struct hlo_module *m,
-			     const struct hlo_instr *i)
+/* Python source (and op_name when op_name is given) of i's own metadata,
+ * strings in s's arena (scratch decode); false when it names no source. */
+static bool finding_metadata_of(struct finding_sink *s, const struct hlo_module *m, const struct hlo_instr *i,
+				const char **op_name, const char **file, int64_t *line)
 {
 	const struct hlo_attr *at = ir_attr(i, ATTR_METADATA);
 	if (!at)
-		return;
+		return false;
 	struct arena *a = &m->file->arena;
 	struct arena_mark mark = arena_mark(a);
 	struct hlo_metadata md;
+	bool found = false;
 	if (metadata_decode(m->file, ir_attr_value(at), a, &md, NULL)) {
-		if (md.op_name)
-			f->op_name = finding_strdup(s, md.op_name);
-		const char *file;
-		int64_t line;
-		if (metadata_source(m, &md, a, &file, &line)) {
-			f->source_file = finding_strdup(s, file);
-			f->source_line = line;
-		}
+		if (md.op_name && op_name)
+			*op_name = finding_strdup(s, md.op_name);
+		const char *f;
+		if ((found = metadata_source(m, &md, a, &f, line)))
+			*file = finding_strdup(s, f);
 	}
 	arena_release(a, mark);
+	return found;
+}
+
+/* Users looked at for a source, at most: a finding stays cheap. */
+#define FINDING_VIA_MAX 64
+
+/* The source of i's nearest user that has one, breadth first. */
+static bool finding_source_users(struct finding_sink *s, const struct hlo_module *m, const struct hlo_instr *i,
+				 const char **file, int64_t *line, const char **via)
+{
+	const struct hlo_instr *seen[FINDING_VIA_MAX];
+	uint32_t head = 0, n = 0;
+	seen[n++] = i;
+	while (head < n) {
+		const struct hlo_instr *x = seen[head++];
+		for (uint32_t u = 0; u < x->nusers && n < FINDING_VIA_MAX; u++) {
+			const struct hlo_instr *y = x->users[u];
+			bool dup = false;
+			for (uint32_t k = 0; k < n && !dup; k++)
+				dup = seen[k] == y;
+			if (dup)
+				continue;
+			if (finding_metadata_of(s, m, y, NULL, file, line)) {
+				*via = arena_strndup(&s->arena, y->name, y->name_len);
+				return true;
+			}
+			seen[n++] = y;
+		}
+	}
+	return false;
+}
+
+bool finding_source(struct finding_sink *s, const struct hlo_module *m, const struct hlo_instr *i,
+		    const char **file, int64_t *line, const char **via)
+{
+	*via = NULL;
+	return finding_metadata_of(s, m, i, NULL, file, line) || finding_source_users(s, m, i, file, line, via);
+}
+
+void finding_from(struct finding_sink *s, const struct hlo_module *m, const struct hlo_instr *i, char *out,
+		  size_t cap)
+{
+	const char *file, *via;
+	int64_t line;
+	out[0] = 0;
+	if (!finding_source(s, m, i, &file, &line, &via))
+		return;
+	const char *base = strrchr(file, '/');
+	snprintf(out, cap, " from %s:%lld%s%s", base ? base + 1 : file, (long long)line, via ? " via %" : "",
+		 via ? via : "");
+}
+
+/* op_name of i's metadata and the Python source: its own, else a user's. */
+static void finding_metadata(struct finding_sink *s, struct finding *f, const struct hlo_module *m,
+			     const struct hlo_instr *i)
+{
+	const char *file = NULL, *via = NULL;
+	int64_t line = 0;
+	if (finding_metadata_of(s, m, i, &f->op_name, &file, &line) ||
+	    finding_source_users(s, m, i, &file, &line, &via)) {
+		f->source_file = file;
+		f->source_line = line;
+		f->source_via = via;
+	}
 }
 
 struct finding *finding_add(struct finding_sink *s, const char *rule, enum finding_severity sev,
@@ -290,7 +353,7 @@ void finding_fingerprint(const struct finding *f, char out[17])
 	}
 	finding_hash_str(&h, f->shape_bare);
 	finding_hash_str(&h, f->key);
-	if (f->source_file) {
+	if (f->source_file && !f->source_via) {   /* a user's source is not the finding's identity */
 		const char *base = strrchr(f->source_file, '/');
 		char line[32];
 		snprintf(line, sizeof line, ":%lld", (long long)f->source_line);

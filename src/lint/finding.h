@@ -59,6 +59,7 @@ struct finding {
 	const char *op_name;        /* metadata op_name, "" when absent */
 	const char *source_file;    /* Python file (metadata or StackFrames), NULL when unknown */
 	int64_t source_line;
+	const char *source_via;     /* the user the source was taken from (no '%'), NULL: its own */
 	const char *message;        /* one line, lower case start, no final period */
 	struct finding_note *notes, *notes_tail;
 	enum finding_suggest suggest;
@@ -113,6 +114,18 @@ void finding_sink_move(struct finding_sink *s, struct finding_sink *from);
  * bytes starts at -1.  The message is printf-formatted, one line.  Returns the
  * finding for the rule to complete with the setters below; the pointer stays
  * valid for the whole run. */
+/* The Python source of i: its metadata's, else that of its nearest user
+ * that has one (breadth first through users; *via gets that user's name,
+ * else NULL).  Strings in s's arena; false when none is found.  A buffer
+ * made by a broadcast or a constant thus gets a line ("via %name"). */
+bool finding_source(struct finding_sink *s, const struct hlo_module *m, const struct hlo_instr *i,
+		    const char **file, int64_t *line, const char **via);
+
+/* " from FILE:LINE[ via %user]" (finding_source; the file's last component)
+ * for a note that names i, or "" when it has no source. */
+void finding_from(struct finding_sink *s, const struct hlo_module *m, const struct hlo_instr *i, char *out,
+		  size_t cap);
+
 struct finding *finding_add(struct finding_sink *s, const char *rule, enum finding_severity sev,
 			    const struct hlo_module *m, const struct hlo_instr *i, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

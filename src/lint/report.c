@@ -185,6 +185,8 @@ static void report_json_source(struct json_writer *w, const struct finding *f)
 	json_begin_object(w);
 	report_kv_str(w, "file", f->source_file);
 	report_kv_int(w, "line", f->source_line);
+	if (f->source_via)
+		report_kv_str(w, "via", f->source_via);
 	json_end_object(w);
 }
 
@@ -247,13 +249,14 @@ static void report_text_one(FILE *out, const struct finding *f)
 	if (f->src)
 		diag_print_line(out, f->src, f->span);
 	/* The Python line first, located so that editors jump to it. */
-	if (f->source_file && f->source_line > 0)
-		fprintf(out, "%s:%lld: note: Python source%s%s%s\n", f->source_file, (long long)f->source_line,
-			f->op_name[0] ? " (op_name \"" : "", f->op_name, f->op_name[0] ? "\")" : "");
-	else if (f->source_file)
-		fprintf(out, "%s: note: Python source%s%s%s\n", f->source_file, f->op_name[0] ? " (op_name \"" : "",
-			f->op_name, f->op_name[0] ? "\")" : "");
-	else if (f->op_name[0])
+	if (f->source_file) {
+		if (f->source_line > 0)
+			fprintf(out, "%s:%lld: ", f->source_file, (long long)f->source_line);
+		else
+			fprintf(out, "%s: ", f->source_file);
+		fprintf(out, "note: Python source%s%s%s%s%s\n", f->op_name[0] ? " (op_name \"" : "", f->op_name,
+			f->op_name[0] ? "\")" : "", f->source_via ? " via %" : "", f->source_via ? f->source_via : "");
+	} else if (f->op_name[0])
 		fprintf(out, "note: op_name \"%s\"\n", f->op_name);
 	for (const struct finding_note *n = f->notes; n; n = n->next)
 		report_wrap(out, "note: ", n->text, 6);
@@ -297,6 +300,11 @@ static void report_github_one(FILE *out, const struct finding *f)
 		fputs("%0APython source: ", out);
 		report_gh_escape(out, f->source_file, false);
 		fputs(line, out);
+		if (f->source_via) {
+			fputs(" (via %25", out);
+			report_gh_escape(out, f->source_via, false);
+			fputs(")", out);
+		}
 	}
 	for (const struct finding_note *n = f->notes; n; n = n->next) {
 		fputs("%0A", out);
@@ -619,9 +627,11 @@ static void report_sarif_result(struct json_writer *w, const struct finding *f, 
 			json_end_object(w);
 		}
 		json_end_object(w);
-		size_t n = strlen(f->op_name) + 40;
+		size_t n = strlen(f->op_name) + (f->source_via ? strlen(f->source_via) : 0) + 48;
 		char *msg = xmalloc(n);
-		snprintf(msg, n, f->op_name[0] ? "Python source of %s" : "Python source", f->op_name);
+		int used = snprintf(msg, n, f->op_name[0] ? "Python source of %s" : "Python source", f->op_name);
+		if (f->source_via && used > 0 && (size_t)used < n)
+			snprintf(msg + used, n - (size_t)used, " via %%%s", f->source_via);
 		report_text_obj(w, "message", msg);
 		free(msg);
 		json_end_object(w);
