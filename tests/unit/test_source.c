@@ -175,6 +175,41 @@ static void source_file_mapped(void)
 	}
 }
 
+/* A mapped file cut short under us: reading past its new end is an I/O
+ * error (exit 2 with a message), not a crash.  In a child process. */
+static void source_file_truncated(void)
+{
+	size_t n = 3 * 4096;
+	char *t = xmalloc(n);
+	memset(t, 'x', n);
+	char *path = write_temp(t, n);
+	int pipefd[2];
+	CHECK(pipe(pipefd) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], STDERR_FILENO);
+		char err[256];
+		struct source *s = source_load(path, err, sizeof err);
+		if (!s || !s->maplen || truncate(path, 0) != 0)
+			_exit(7);
+		volatile char c = s->buf[n - 1];   /* faults: the page is gone */
+		(void)c;
+		_exit(0);
+	}
+	close(pipefd[1]);
+	char msg[256] = "";
+	ssize_t got = read(pipefd[0], msg, sizeof msg - 1);
+	msg[got > 0 ? got : 0] = 0;
+	close(pipefd[0]);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	CHECK(strstr(msg, "truncated while it was being read") != NULL);
+	unlink(path);
+	free(path);
+	free(t);
+}
+
 /* The line table is built only as far as asked: positions asked in any
  * order over 3 MB of mixed line ends match a byte-by-byte count. */
 static void source_lines_lazy(void)
@@ -336,6 +371,7 @@ const struct unit_case unit_source_cases[] = {
 	{ "source_lines_edge", source_lines_edge },
 	{ "source_file_plain", source_file_plain },
 	{ "source_file_mapped", source_file_mapped },
+	{ "source_file_truncated", source_file_truncated },
 	{ "source_lines_lazy", source_lines_lazy },
 	{ "source_file_gzip", source_file_gzip },
 	{ "source_errors", source_errors },
