@@ -411,27 +411,13 @@ static bool cmd_annotate_measure(struct cmd_annotate_run *r)
 	return true;
 }
 
-/* Whether f carries the comments of an earlier `annotate --apply` (its
- * summary line or a note on an edit it made). */
-static bool cmd_annotate_applied_before(const struct hlo_file *f)
-{
-	static const char *const marks[] = { IR_LINT_COMMENT " --apply made ", IR_LINT_COMMENT " applied " };
-	for (uint32_t k = 0; k < f->nlint_comments; k++)
-		for (size_t j = 0; j < sizeof marks / sizeof *marks; j++) {
-			size_t n = strlen(marks[j]);
-			if (span_len(f->lint_comments[k]) >= n && !memcmp(ir_text(f, f->lint_comments[k]), marks[j], n))
-				return true;
-		}
-	return false;
-}
-
 /* The output text: the applied text's rewrite, or the original, plus the
  * comments.  --apply with nothing left to make on a module an earlier
  * --apply annotated leaves it as it is: its notes say what was done, which
  * the text alone no longer tells. */
 static void cmd_annotate_render(struct cmd_annotate_run *r)
 {
-	if (r->a.apply && !r->a.strip && rewrite_empty(&r->rw_apply) && cmd_annotate_applied_before(r->f)) {
+	if (r->a.apply && !r->a.strip && rewrite_empty(&r->rw_apply) && annotate_applied_before(r->f)) {
 		r->out_len = (size_t)r->src->len;
 		r->out = xmalloc(r->out_len + 1);
 		memcpy(r->out, r->src->buf, r->out_len);

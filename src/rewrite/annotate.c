@@ -136,6 +136,23 @@ static void annotate_after_header(struct rewrite *rw, const struct hlo_module *m
 	free(b.p);
 }
 
+/* How the comments about --apply start: written below, read back by
+ * annotate_applied_before. */
+#define ANNOTATE_APPLIED IR_LINT_COMMENT " applied "
+#define ANNOTATE_APPLY_MADE IR_LINT_COMMENT " --apply made "
+
+bool annotate_applied_before(const struct hlo_file *f)
+{
+	static const char *const marks[] = { ANNOTATE_APPLY_MADE, ANNOTATE_APPLIED };
+	for (uint32_t k = 0; k < f->nlint_comments; k++)
+		for (size_t j = 0; j < sizeof marks / sizeof *marks; j++) {
+			size_t n = strlen(marks[j]);
+			if (span_len(f->lint_comments[k]) >= n && !memcmp(ir_text(f, f->lint_comments[k]), marks[j], n))
+				return true;
+		}
+	return false;
+}
+
 void annotate_strip(struct rewrite *rw, const struct hlo_file *f)
 {
 	const char *t = rw->base;
@@ -193,7 +210,7 @@ static char *annotate_finding_text(const struct annotate_item *it, bool at)
 {
 	const struct finding *f = it->f;
 	struct annotate_buf b = { 0 };
-	annotate_puts(&b, it->applied ? IR_LINT_COMMENT " applied " : IR_LINT_COMMENT " ");
+	annotate_puts(&b, it->applied ? ANNOTATE_APPLIED : IR_LINT_COMMENT " ");
 	annotate_put_clean(&b, f->rule);
 	annotate_puts(&b, ": ");
 	if (at && f->instruction[0]) {
@@ -217,7 +234,7 @@ static char *annotate_finding_text(const struct annotate_item *it, bool at)
 static char *annotate_note_text(const struct annotate_item *it, const struct apply_note *n, bool at)
 {
 	struct annotate_buf b = { 0 };
-	annotate_puts(&b, IR_LINT_COMMENT " applied ");
+	annotate_puts(&b, ANNOTATE_APPLIED);
 	annotate_put_clean(&b, it->f->rule);
 	annotate_puts(&b, ": ");
 	if (at && n->instr) {
@@ -300,7 +317,7 @@ static void annotate_summary_lines(struct annotate_lines *out, const struct anno
 	else if (sum->target)
 		snprintf(where, sizeof where, " (%s)", sum->target);
 	if (sum->apply) {
-		snprintf(line, sizeof line, IR_LINT_COMMENT " --apply made %u of %u %s", sum->napplied, sum->napplicable,
+		snprintf(line, sizeof line, ANNOTATE_APPLY_MADE "%u of %u %s", sum->napplied, sum->napplicable,
 			 annotate_plural(sum->napplicable, "applicable suggestion", "applicable suggestions"));
 		annotate_lines_add(out, 0, xstrdup(line));
 	}

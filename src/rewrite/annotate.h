@@ -46,6 +46,10 @@ void annotate_module(struct rewrite *rw, const struct hlo_module *m, const struc
  * replaces them instead of adding a second set. */
 void annotate_strip(struct rewrite *rw, const struct hlo_file *f);
 
+/* Whether f carries the comments of an earlier `annotate --apply` (its
+ * summary line or a note on an edit it made). */
+bool annotate_applied_before(const struct hlo_file *f);
+
 /* Writes a unified diff (3 lines of context, "\ No newline at end of file"
  * markers) turning a into b, with the labels on the ---/+++ lines, to out.
  * Writes nothing when they are equal.  False on a write error. */
