@@ -424,7 +424,6 @@ static uint32_t lco_leaf_of(const struct hlo_shape *s, int64_t k)
 	return leaf;
 }
 
-#define NM(i) (int)(i)->name_len, (i)->name
 
 static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t k, int64_t trips,
 		       const struct lco_write *wr, uint64_t bytes, bool intent, const struct mem_buffer *b,
@@ -441,7 +440,7 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 		snprintf(steps, sizeof steps, ", %lld step%s", (long long)trips, trips == 1 ? "" : "s");
 	struct finding *f = finding_add(fs, LCO_RULE, FINDING_WARNING, st->m, wr->at,
 					"while %%%.*s carries a stacked %s (tuple index %lld%s) in device memory: %s "
-					"per device", NM(w), shape, (long long)k, steps, hb);
+					"per device", IR_NM(w), shape, (long long)k, steps, hb);
 	finding_set_bytes(f, (int64_t)bytes);
 	char key[320];
 	size_t kn = (size_t)snprintf(key, sizeof key, "%lld:", (long long)k);
@@ -449,7 +448,7 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	finding_set_key(fs, f, key);
 	if (intent && st->intent)
 		finding_note(fs, f, "the module asks for host offload elsewhere: %s, %%%.*s in %s", st->intent_what,
-			     NM(st->intent), st->intent->comp->name->str);
+			     IR_NM(st->intent), st->intent->comp->name->str);
 	else if (intent)
 		finding_note(fs, f, "the module already has buffers in host memory (S(5))");
 	if (mm->hbm_bytes)
@@ -464,21 +463,21 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	if (init_k) {
 		char from[320];
 		finding_from(fs, st->m, init_k, from, sizeof from);
-		finding_note(fs, f, "initialized by %%%.*s (operand %lld of %%%.*s)%s", NM(init_k), (long long)k, NM(init),
+		finding_note(fs, f, "initialized by %%%.*s (operand %lld of %%%.*s)%s", IR_NM(init_k), (long long)k, IR_NM(init),
 			     from);
-		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s,", NM(init_k));
+		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s,", IR_NM(init_k));
 	}
 	finding_note(fs, f, "carried as tuple index %lld of %%%.*s (body %s), read as %%%.*s and written each step by "
-		     "%%%.*s at the induction variable", (long long)k, NM(w), wr->base->comp->name->str, NM(wr->base),
-		     NM(wr->at));
+		     "%%%.*s at the induction variable", (long long)k, IR_NM(w), wr->base->comp->name->str, IR_NM(wr->base),
+		     IR_NM(wr->at));
 	if (n < sizeof carried)
-		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s:%lld,%.*s,%.*s", NM(w), (long long)k,
-				      NM(wr->base), NM(wr->at));
+		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s:%lld,%.*s,%.*s", IR_NM(w), (long long)k,
+				      IR_NM(wr->base), IR_NM(wr->at));
 	if (ds) {
 		finding_note(fs, f, "read back slice by slice by %%%.*s in the body of %%%.*s (%s): a residual of the "
-			     "backward pass", NM(ds), NM(w2), ds->comp->name->str);
+			     "backward pass", IR_NM(ds), IR_NM(w2), ds->comp->name->str);
 		if (n < sizeof carried)
-			snprintf(carried + n, sizeof carried - n, ",%.*s", NM(ds));
+			snprintf(carried + n, sizeof carried - n, ",%.*s", IR_NM(ds));
 	} else {
 		finding_note(fs, f, "returned by the module as a stacked scan output");
 	}

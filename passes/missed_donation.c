@@ -137,7 +137,6 @@ static int md_cmp_param(const void *pa, const void *pb)
 	return a->leaf < b->leaf ? -1 : a->leaf > b->leaf;
 }
 
-#define NM(i) (int)(i)->name_len, (i)->name
 
 static void md_report(struct md_state *st, const struct md_item *p, const struct md_item *o, const struct peak_set *pk)
 {
@@ -167,13 +166,13 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	if (!p->unused && p->pos < entry->ninstrs)
 		last = entry->instrs[p->pos];
 	if (last)
-		finding_note(fs, f, "last use of the parameter: %%%.*s; output %s is computed by %%%.*s%s", NM(last), opath,
-			     NM(o->at), st->mm->scheduled ? "" : " (definition order: the module has no schedule)");
+		finding_note(fs, f, "last use of the parameter: %%%.*s; output %s is computed by %%%.*s%s", IR_NM(last), opath,
+			     IR_NM(o->at), st->mm->scheduled ? "" : " (definition order: the module has no schedule)");
 	else
-		finding_note(fs, f, "the parameter is never read; output %s is computed by %%%.*s", opath, NM(o->at));
+		finding_note(fs, f, "the parameter is never read; output %s is computed by %%%.*s", opath, IR_NM(o->at));
 	if (o->loop)
 		finding_note(fs, f, "output %s comes out of the loop %%%.*s, which carries a parameter: without donation "
-			     "XLA copies the parameter into the loop's buffer", opath, NM(o->loop));
+			     "XLA copies the parameter into the loop's buffer", opath, IR_NM(o->loop));
 	finding_note(fs, f, "fix in JAX: jax.jit(f, donate_argnums=...) (or donate_argnames) for the argument holding "
 		     "parameter %lld (entry parameters are the flattened arguments), and do not use that argument after "
 		     "the call; XLA then writes output %s into its buffer", (long long)p->param, opath);

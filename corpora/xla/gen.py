@@ -73,7 +73,7 @@ def gpu_target_config(name):
     body += f"  cuda_compute_capability {{ major: {major} minor: {minor} }}\n"
     return (f"gpu_device_info {{\n{body}}}\nplatform_name: \"CUDA\"\n"
             f"dnn_version_info {{ major: 9 minor: 1 }}\ndevice_description_str: \"{desc}\"\n")
-PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "act_offload", "donation", "gpt"]
+PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "act_offload", "offload_levers", "donation", "gpt"]
 MEMORY_FIELDS = ["argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes",
                  "generated_code_size_in_bytes", "host_argument_size_in_bytes", "host_output_size_in_bytes",
                  "host_alias_size_in_bytes", "host_temp_size_in_bytes", "host_generated_code_size_in_bytes",

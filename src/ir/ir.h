@@ -219,6 +219,8 @@ static inline struct span ir_operand_span(const struct hlo_operand *o)
 }
 static inline bool ir_is_root(const struct hlo_instr *i) { return i->flags & IR_ROOT; }
 static inline bool ir_is_anonymous(const struct hlo_instr *i) { return i->flags & IR_ANONYMOUS; }
+/* printf arguments for "%.*s" of i's name. */
+#define IR_NM(i) (int)(i)->name_len, (i)->name
 /* True when the instruction's name is exactly s. */
 bool ir_name_is(const struct hlo_instr *i, const char *s);
 

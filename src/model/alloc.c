@@ -149,14 +149,15 @@ static int alloc_host_cmp(const void *pa, const void *pb)
 
 /* Output allocations are taken from their definition on; a donated
  * argument's everywhere but its hole. */
-static uint32_t alloc_hosts(const struct mem_model *mm, bool max, struct alloc_host *out)
+static uint32_t alloc_hosts(const struct mem_model *mm, bool max, const struct alloc_whatif *w,
+			    struct alloc_host *out)
 {
 	uint32_t n = 0, end = mm->nsteps ? mm->nsteps - 1 : 0;
 	for (uint32_t k = 0; k < mm->nbuffers; k++) {
 		const struct mem_buffer *b = &mm->buffers[k];
 		bool output = alloc_is_output(b);
 		bool donated = b->param >= 0 && (b->flags & MEM_BUF_ALIASED);
-		if (!alloc_is_device(b) || (!output && !donated))
+		if (!alloc_is_device(b) || (!output && !donated) || (w && w->b == b))
 			continue;
 		struct alloc_host *h = &out[n++];
 		memset(h, 0, sizeof *h);
@@ -244,10 +245,11 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 
 /* Liveness peak of the heap's values, each rounded up to the heap's
  * alignment: a lower bound of XLA's best-fit heap. */
-static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *t, uint32_t n)
+static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *t, uint32_t n,
+			   const struct alloc_whatif *w)
 {
 	uint32_t steps = mm->nsteps;
-	if (!n || !steps)
+	if ((!n && !w) || !steps)
 		return 0;
 	uint8_t *in_heap = xcalloc(mm->nbuffers, 1), *taken = xcalloc(mm->nbuffers, 1);
 	uint64_t align = target_heap_align(mm->target), max = 0;
@@ -258,6 +260,8 @@ static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *
 		if (size_round_up(t[k].bytes, align) > max)
 			max = size_round_up(t[k].bytes, align);
 	}
+	if (w && size_round_up(w->b->bytes, align) > max)
+		max = size_round_up(w->b->bytes, align);
 	uint32_t shift = size_unit_shift(max, (uint64_t)n + 1);
 	int64_t *d = xcalloc((size_t)steps + 1, sizeof *d);
 	for (uint32_t k = 0; k < n; k++) {
@@ -272,6 +276,13 @@ static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *
 		d[from] += u;
 		d[to + 1] -= u;
 	}
+	/* The what-if's device copy: a temporary of the heap. */
+	uint32_t wto = w && w->to < steps ? w->to : steps - 1;
+	if (w && w->from <= wto) {
+		int64_t u = (int64_t)size_units(size_round_up(w->b->bytes, align), shift);
+		d[w->from] += u;
+		d[wto + 1] -= u;
+	}
 	int64_t cur = 0, peak = 0;
 	for (uint32_t s = 0; s < steps; s++) {
 		cur += d[s];
@@ -283,15 +294,16 @@ static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *
 	return size_mul((uint64_t)peak, UINT64_C(1) << shift);
 }
 
-static void alloc_run(const struct mem_model *mm, bool max, struct alloc_parts *p)
+static void alloc_run(const struct mem_model *mm, bool max, const struct alloc_whatif *w,
+		      struct alloc_parts *p)
 {
 	memset(p, 0, sizeof *p);
 	struct alloc_host *hosts = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *hosts);
 	struct alloc_temp *temps = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *temps);
-	uint32_t nh = alloc_hosts(mm, max, hosts), nt = 0;
+	uint32_t nh = alloc_hosts(mm, max, w, hosts), nt = 0;
 	for (uint32_t k = 0; k < mm->nbuffers; k++) {
 		const struct mem_buffer *b = &mm->buffers[k];
-		if (!alloc_is_device(b))
+		if (!alloc_is_device(b) || (w && w->b == b))
 			continue;
 		uint64_t v = alloc_size(b, max);
 		if (b->param >= 0)
@@ -312,7 +324,7 @@ static void alloc_run(const struct mem_model *mm, bool max, struct alloc_parts *
 		}
 	}
 	free(root);
-	p->heap = alloc_heap(mm, temps, nt);
+	p->heap = alloc_heap(mm, temps, nt, w);
 	for (uint32_t k = 0; k < nh; k++)
 		free(hosts[k].run);
 	free(hosts);
@@ -327,7 +339,7 @@ static uint64_t alloc_total(const struct alloc_parts *p, uint64_t extra)
 void alloc_pack(struct mem_model *mm)
 {
 	struct alloc_parts p, q;
-	alloc_run(mm, false, &p);
+	alloc_run(mm, false, NULL, &p);
 	/* Output leaves that are not values of their own here (the same value
 	 * twice, an argument returned undonated, the ROOT's index table) are
 	 * allocations all the same: mem.c counted them in output_bytes. */
@@ -337,8 +349,23 @@ void alloc_pack(struct mem_model *mm)
 	mm->constant_bytes = p.constants;
 	mm->total_bytes = mm->total_bytes_max = alloc_total(&p, extra);
 	if (mm->peak_bytes_max > mm->peak_bytes || mm->output_bytes_max > mm->output_bytes) {
-		alloc_run(mm, true, &q);
+		alloc_run(mm, true, NULL, &q);
 		uint64_t t = alloc_total(&q, size_sub(size_sub(mm->output_bytes_max, mm->alias_bytes_max), q.outputs));
 		mm->total_bytes_max = t > mm->total_bytes ? t : mm->total_bytes;
 	}
+}
+
+uint64_t alloc_total_whatif(const struct mem_model *mm, const struct alloc_whatif *w)
+{
+	struct alloc_parts p;
+	alloc_run(mm, false, w, &p);
+	/* An output leaf held by w->b leaves the device's outputs (a donated
+	 * argument's leaf is in alias_bytes as well: no change there). */
+	uint64_t out = mm->output_bytes, alias = mm->alias_bytes;
+	if (alloc_is_device(w->b) && (w->b->flags & MEM_BUF_OUTPUT)) {
+		out = size_sub(out, w->b->bytes);
+		if (w->b->param >= 0 && (w->b->flags & MEM_BUF_ALIASED))
+			alias = size_sub(alias, w->b->bytes);
+	}
+	return alloc_total(&p, size_sub(size_sub(out, alias), p.outputs));
 }

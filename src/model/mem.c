@@ -866,6 +866,22 @@ const struct mem_buffer *mem_value_at(const struct mem_model *mm, const struct h
 	return mem_leaf_lookup(mm, mm->in->leaf_val, i, leaf);
 }
 
+uint32_t mem_leaf_count(const struct mem_model *mm, const struct hlo_instr *i)
+{
+	if (!i->comp || i->comp->module != mm->module)
+		return 0;
+	const struct mem_comp *cs = &mm->in->comps[i->comp->index];
+	return cs->leaf_base ? cs->leaf_base[i->index + 1] - cs->leaf_base[i->index] : 0;
+}
+
+uint32_t mem_step_at(const struct mem_model *mm, const struct hlo_instr *i)
+{
+	if (!i->comp || i->comp->module != mm->module)
+		return UINT32_MAX;
+	const struct mem_comp *cs = &mm->in->comps[i->comp->index];
+	return cs->gtime && cs->leaf_base && i->index < i->comp->ninstrs ? cs->gtime[i->index] : UINT32_MAX;
+}
+
 /* Adds the sizes of s's leaves, numbered from *j, to acc. */
 static void mem_each_leaf(const struct mem_model *mm, const struct hlo_shape *s, const int64_t *const *splits,
 			  uint32_t *j, uint64_t *acc)

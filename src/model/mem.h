@@ -151,6 +151,15 @@ const struct mem_buffer *mem_buffer_at(const struct mem_model *mm, const struct 
  * mem_buffer_at). */
 const struct mem_buffer *mem_value_at(const struct mem_model *mm, const struct hlo_instr *i, uint32_t leaf);
 
+/* How many leaves of i's result the model numbers (0 when it does not
+ * analyse i's computation): the leaves mem_buffer_at takes. */
+uint32_t mem_leaf_count(const struct mem_model *mm, const struct hlo_instr *i);
+
+/* i's step on the model's flattened timeline (the steps of gdef and
+ * glast; a call site comes after its callees' steps), or UINT32_MAX when
+ * the model does not analyse i's computation. */
+uint32_t mem_step_at(const struct mem_model *mm, const struct hlo_instr *i);
+
 /* Size of i's own result per device (the sum over its array leaves),
  * whether or not i defines a buffer: what `i` would take if materialized. */
 void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint64_t *padded,

@@ -59,6 +59,22 @@ uint64_t target_tuple_table_bytes(const struct target *t, uint32_t n)
 	}
 }
 
+/* Nominal PCIe x16 figures, per direction, as round numbers: Gen4
+ * (32 GB/s) halved for the TPU chips that share a host's links, Gen5
+ * (64 GB/s) less protocol overhead for a GPU.  Rough by design: the rule
+ * that prints them says so and --offload-host-bandwidth replaces them. */
+uint64_t target_host_bandwidth(const struct target *t)
+{
+	switch (t->kind) {
+	case TARGET_TPU:
+		return UINT64_C(16000000000);
+	case TARGET_GPU:
+		return UINT64_C(50000000000);
+	default:
+		return 0;
+	}
+}
+
 uint64_t target_heap_align(const struct target *t)
 {
 	switch (t->kind) {

@@ -34,6 +34,10 @@ struct target {
  * 0 when no backend is known. */
 uint64_t target_tuple_table_bytes(const struct target *t, uint32_t n);
 
+/* A rough host-link bandwidth of one device, bytes per second, for
+ * transfer-time estimates (0 when no backend is known); see target.c. */
+uint64_t target_host_bandwidth(const struct target *t);
+
 /* Alignment of a temporary's offset in the target's heap: 16 KiB on TPU
  * (every offset in the buffer assignments of corpora/xla), 128 bytes on
  * GPU (XLA:GPU's allocated-buffer alignment), 16 on CPU, 1 otherwise. */

@@ -1,0 +1,227 @@
+/* offload_candidate.c - rule offload-candidate: large device buffers of the
+ * entry live at the estimated peak whose move to pinned host memory lowers
+ * the total allocation as XLA would schedule the copies (oc_window,
+ * alloc_total_whatif).  Loop-carried values are loop-carry-offload's;
+ * buffers already in host memory are skipped. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "alloc.h"
+#include "config.h"
+#include "finding.h"
+#include "idle.h"
+#include "mem.h"
+#include "metadata.h"
+#include "pass.h"
+#include "peak.h"
+#include "size.h"
+
+#define OC_RULE pass_name_offload_candidate   /* its name, from passes.def */
+
+/* The largest eligible buffers whose saving is computed (each costs one
+ * allocation run, as long as the model's own). */
+#define OC_MAX_CANDIDATES 8
+
+enum oc_kind { OC_PARAM, OC_STATE, OC_ACTIVATION, OC_TEMP, OC_OUTPUT };
+
+static const char *const oc_kind_names[] = { "parameter", "donated state", "activation", "temporary", "output" };
+
+struct oc_cand {
+	const struct mem_buffer *b;
+	const struct idle_use *u;
+	enum oc_kind kind;
+	struct alloc_whatif w;    /* where XLA would keep its device copy */
+	uint32_t idle;            /* steps the device no longer holds it */
+	uint64_t saved;
+};
+
+/* Values of the backward pass show where JAX put them in op_name
+ * ("jvp(...)" for the linearized forward, "transpose(jvp(...))"). */
+static bool oc_in_backward(const struct hlo_module *m, const struct hlo_instr *i)
+{
+	const struct hlo_attr *at = ir_attr(i, ATTR_METADATA);
+	if (!at)
+		return false;
+	struct hlo_metadata md;
+	struct arena a;
+	arena_init(&a);
+	bool grad = metadata_decode(m->file, ir_attr_value(at), &a, &md, NULL) && md.op_name &&
+		    (strstr(md.op_name, "jvp(") || strstr(md.op_name, "transpose("));
+	arena_free(&a);
+	return grad;
+}
+
+static enum oc_kind oc_kind_of(const struct hlo_module *m, const struct mem_buffer *b)
+{
+	if (b->param >= 0)
+		return b->flags & MEM_BUF_ALIASED ? OC_STATE : OC_PARAM;
+	if (b->flags & MEM_BUF_ROOT)
+		return OC_OUTPUT;
+	return oc_in_backward(m, b->def) ? OC_ACTIVATION : OC_TEMP;
+}
+
+/* Where the device copy of an offloaded buffer lives in XLA's schedule
+ * (docs/rules/offload-candidate.md, measured in corpora/xla): the
+ * latency-hiding scheduler starts a copy to the device as early as it can
+ * (a host parameter's at the program start, an offloaded value's right
+ * after the copy out) and the copy lives to the last read; a donated
+ * state's or an output's is written back at the end.  So only the steps
+ * after the last read are freed, and only where the buffer's own
+ * allocation outlived its reads: a parameter. */
+static void oc_window(const struct mem_model *mm, struct oc_cand *c)
+{
+	const struct mem_buffer *b = c->b;
+	uint32_t end = mm->nsteps - 1, last = c->u->nuses ? c->u->last : 0;
+	c->w.b = b;
+	switch (c->kind) {
+	case OC_PARAM:
+		c->w.from = 0;
+		c->w.to = last;
+		c->idle = end - last;
+		break;
+	case OC_STATE:
+		c->w.from = 0;
+		c->w.to = end;
+		c->idle = 0;
+		break;
+	case OC_OUTPUT:
+		c->w.from = b->gdef;
+		c->w.to = end;
+		c->idle = 0;
+		break;
+	default:
+		c->w.from = b->gdef;
+		c->w.to = b->glast;
+		c->idle = 0;
+		break;
+	}
+}
+
+static bool oc_eligible(const struct mem_model *mm, const struct peak_set *pk, const struct mem_buffer *b,
+			uint64_t min_bytes)
+{
+	return b->owner == mm->module->entry && !(b->flags & (MEM_BUF_MERGED | MEM_BUF_CARRIED)) &&
+	       mem_space_class(b->memory_space) == MEM_SPACE_DEVICE && b->bytes >= min_bytes && b->bytes &&
+	       b->def->op != OP_CONSTANT && peak_live(pk, b);
+}
+
+/* Host-link bandwidth in bytes per second: the option, else the target's. */
+static double oc_bandwidth(const struct mem_model *mm, const struct config *cfg)
+{
+	int64_t v = config_int(cfg, CONFIG_OPT_OFFLOAD_HOST_BANDWIDTH);
+	if (v > 0)
+		return (double)v;
+	return mm->target ? (double)target_host_bandwidth(mm->target) : 0.0;
+}
+
+static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double bw)
+{
+	struct finding_sink *fs = ctx->findings;
+	const struct mem_model *mm = ctx->mem;
+	const struct mem_buffer *b = c->b;
+	const struct idle_use *u = c->u;
+	bool over = mm->hbm_bytes && mm->total_bytes > mm->hbm_bytes;
+	char hb[16], sb[16], tb[16], mb[16], shape[256], from[320];
+	size_human(b->bytes, hb);
+	size_human(c->saved, sb);
+	size_human(mm->total_bytes, tb);
+	ir_shape_format(b->shape, true, shape, sizeof shape);
+	double pct = 100.0 * (double)c->idle / (double)mm->nsteps;
+	struct finding *f = finding_add(fs, OC_RULE, over ? FINDING_WARNING : FINDING_NOTE, ctx->module, b->def,
+					"%s %%%.*s (%s) holds device memory for the last %.0f%% of the program, after "
+					"its last read: in pinned host memory it would lower the total by %s per device",
+					oc_kind_names[c->kind], IR_NM(b->def), hb, pct, sb);
+	finding_set_bytes(f, (int64_t)b->bytes);
+	finding_note(fs, f, "%s, argument %lld; estimated total %s, %s with it in pinned host memory", shape,
+		     (long long)b->param, tb, size_human(size_sub(mm->total_bytes, c->saved), mb));
+	finding_from(fs, ctx->module, u->last_user, from, sizeof from);
+	finding_note(fs, f, "read %u time%s, last by %%%.*s%s at step %u of %u; the estimated peak comes later",
+		     u->nuses, u->nuses == 1 ? "" : "s", IR_NM(u->last_user), from, u->last + 1, mm->nsteps);
+	if (bw > 0)
+		finding_note(fs, f, "moves %s to the device per execution, ~%.1f ms at %.0f GB/s host link "
+			     "(--offload-host-bandwidth), overlapped with the first steps", hb,
+			     1e3 * (double)b->bytes / bw, bw / 1e9);
+	finding_note(fs, f, "fix in JAX: give argument %lld a sharding with memory_kind='pinned_host' "
+		     "(jax.jit in_shardings, or the array's NamedSharding) and jax.device_put it to the device "
+		     "sharding where it is read; XLA copies it in at the start and frees the copy after the "
+		     "last read", (long long)b->param);
+	/* The parameter's S(5) alone would leave its readers reading host
+	 * memory; the copy-start/copy-done pair XLA's host offloader puts
+	 * before them is not written by --apply. */
+	finding_note(fs, f, "annotate --apply leaves this to JAX: in the HLO it needs the copy to the device "
+		     "that XLA's host offloader inserts before the reads, which hlolint does not write");
+	char key[64];
+	snprintf(key, sizeof key, "%s:%lld:%u", oc_kind_names[c->kind], (long long)b->param, b->leaf);
+	finding_set_key(fs, f, key);
+	finding_set_leaf(fs, f, b->leaf);
+	finding_field_string(fs, f, "buffer_kind", oc_kind_names[c->kind]);
+	finding_field_int(fs, f, "parameter", b->param);
+	finding_field_int(fs, f, "bytes_saved", (int64_t)c->saved);
+	finding_field_int(fs, f, "bytes_moved", (int64_t)b->bytes);
+	finding_field_int(fs, f, "idle_steps", c->idle);
+	finding_set_peak_saved(fs, f, (int64_t)c->saved);
+}
+
+static int oc_bigger(const void *pa, const void *pb)
+{
+	const struct mem_buffer *a = *(const struct mem_buffer *const *)pa, *b = *(const struct mem_buffer *const *)pb;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int oc_run(struct hlo_module *m, struct pass_context *ctx)
+{
+	const struct mem_model *mm = ctx->mem;
+	/* TPU only: XLA:GPU keeps an offloaded parameter's device copy for
+	 * the whole program (corpora/xla early_* twins on h100 are equal). */
+	if (!ctx->findings || !mm || !m->entry || !mm->nsteps || !mm->total_bytes || !mm->target ||
+	    mm->target->kind != TARGET_TPU)
+		return 0;
+	uint64_t min_saved = (uint64_t)config_int(ctx->config, CONFIG_OPT_OFFLOAD_MIN_BYTES);
+	double frac = config_double(ctx->config, CONFIG_OPT_OFFLOAD_MIN_FRACTION);
+	uint64_t min_bytes = (uint64_t)(frac * (double)mm->peak_bytes);
+	if (min_bytes < min_saved)
+		min_bytes = min_saved;
+	struct peak_set pk;
+	peak_init(&pk, mm);
+	const struct mem_buffer **list = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *list);
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < mm->nbuffers; k++)
+		if (oc_eligible(mm, &pk, &mm->buffers[k], min_bytes))
+			list[n++] = &mm->buffers[k];
+	peak_free(&pk);
+	if (!n) {
+		free(list);
+		return 0;
+	}
+	qsort(list, n, sizeof *list, oc_bigger);
+	if (n > OC_MAX_CANDIDATES)
+		n = OC_MAX_CANDIDATES;
+	struct idle_use *uses = xmalloc(mm->nbuffers * sizeof *uses);
+	idle_uses(mm, uses);
+	uint32_t min_idle = (uint32_t)(config_double(ctx->config, CONFIG_OPT_OFFLOAD_MIN_IDLE) * (double)mm->nsteps);
+	min_idle = min_idle ? min_idle : 1;
+	double bw = oc_bandwidth(mm, ctx->config);
+	for (uint32_t k = 0; k < n; k++) {
+		struct oc_cand c = { .b = list[k], .u = &uses[list[k]->id] };
+		c.kind = oc_kind_of(m, c.b);
+		oc_window(mm, &c);
+		if (c.idle < min_idle || !c.u->nuses)
+			continue;
+		uint64_t after = alloc_total_whatif(mm, &c.w);
+		c.saved = size_sub(mm->total_bytes, after);
+		if (c.saved && c.saved >= min_saved)
+			oc_report(ctx, &c, bw);
+	}
+	free(uses);
+	free(list);
+	return 0;
+}
+
+const struct pass pass_offload_candidate = {
+	.name = OC_RULE,
+	.summary = "large device buffers idle at the peak that pinned host memory would take off it",
+	.rewrites = false,
+	.run = oc_run,
+};

@@ -1,0 +1,22 @@
+/* idle.h - when the entry computation's buffers are read: their first and
+ * last read on the memory model's flattened timeline, and by what.  It
+ * reads the model (mem.h) and changes nothing; what moving a buffer off
+ * the device would free is alloc.h's. */
+#ifndef HLO_IDLE_H
+#define HLO_IDLE_H
+#include <stdint.h>
+#include "mem.h"
+
+struct idle_use {
+	uint32_t nuses;                     /* instructions that read it */
+	uint32_t first, last;               /* steps of the first and last read */
+	const struct hlo_instr *first_user, *last_user;
+};
+
+/* Fills out[b] (mm->nbuffers entries) for every buffer the entry owns
+ * (others get nuses 0).  Reads go through get-tuple-element, tuple,
+ * bitcast and the other alias-only instructions to the instructions that
+ * read the data; a while, call or conditional reads its operands over all
+ * of its callees' steps. */
+void idle_uses(const struct mem_model *mm, struct idle_use *out);
+#endif
