@@ -100,7 +100,8 @@ static void oc_window(const struct mem_model *mm, struct oc_cand *c)
 static bool oc_eligible(const struct mem_model *mm, const struct peak_set *pk, const struct mem_buffer *b,
 			uint64_t min_bytes)
 {
-	return b->owner == mm->module->entry && !(b->flags & (MEM_BUF_MERGED | MEM_BUF_CARRIED)) &&
+	/* A returned parameter is read at the end, by the output's copy. */
+	return b->owner == mm->module->entry && !(b->flags & (MEM_BUF_MERGED | MEM_BUF_CARRIED | MEM_BUF_OUTPUT)) &&
 	       mem_space_class(b->memory_space) == MEM_SPACE_DEVICE && b->bytes >= min_bytes && b->bytes &&
 	       b->def->op != OP_CONSTANT && peak_live(pk, b);
 }
@@ -145,11 +146,7 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 		     "(jax.jit in_shardings, or the array's NamedSharding) and jax.device_put it to the device "
 		     "sharding where it is read; XLA copies it in at the start and frees the copy after the "
 		     "last read", (long long)b->param);
-	/* The parameter's S(5) alone would leave its readers reading host
-	 * memory; the copy-start/copy-done pair XLA's host offloader puts
-	 * before them is not written by --apply. */
-	finding_note(fs, f, "annotate --apply leaves this to JAX: in the HLO it needs the copy to the device "
-		     "that XLA's host offloader inserts before the reads, which hlolint does not write");
+	finding_suggest_offload(f, b->param);
 	char key[64];
 	snprintf(key, sizeof key, "%s:%lld:%u", oc_kind_names[c->kind], (long long)b->param, b->leaf);
 	finding_set_key(fs, f, key);
@@ -179,8 +176,11 @@ static int oc_run(struct hlo_module *m, struct pass_context *ctx)
 	    mm->target->kind != TARGET_TPU)
 		return 0;
 	uint64_t min_saved = (uint64_t)config_int(ctx->config, CONFIG_OPT_OFFLOAD_MIN_BYTES);
+	/* A share of the device, not of the peak: the peak moves when other
+	 * suggestions are applied, and annotate --apply must reach a fixed
+	 * point in one run. */
 	double frac = config_double(ctx->config, CONFIG_OPT_OFFLOAD_MIN_FRACTION);
-	uint64_t min_bytes = (uint64_t)(frac * (double)mm->peak_bytes);
+	uint64_t min_bytes = (uint64_t)(frac * (double)mm->hbm_bytes);
 	if (min_bytes < min_saved)
 		min_bytes = min_saved;
 	struct peak_set pk;

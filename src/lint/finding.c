@@ -247,6 +247,12 @@ void finding_suggest_donation(struct finding *f, int64_t parameter)
 	f->suggest_int = parameter;
 }
 
+void finding_suggest_offload(struct finding *f, int64_t parameter)
+{
+	f->suggest = SUGGEST_OFFLOAD_PARAMETER;
+	f->suggest_int = parameter;
+}
+
 static struct finding_field *finding_field(struct finding_sink *s, struct finding *f, const char *key,
 					   enum finding_field_kind kind)
 {

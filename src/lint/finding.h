@@ -20,6 +20,7 @@ enum finding_suggest {
 	SUGGEST_MEMORY_SPACE,     /* {"memory_space": 5}                    (number) */
 	SUGGEST_SHAPE,            /* {"shape": "f32[1024,128]{1,0}"}        (text) */
 	SUGGEST_DONATE_PARAMETER, /* {"donate_parameter": 3}                (number) */
+	SUGGEST_OFFLOAD_PARAMETER,/* {"offload_parameter": 0}: in S(5), copied in for its reads (number) */
 };
 
 /* A rule-specific field, emitted as an extra key of the finding in JSON and
@@ -138,6 +139,7 @@ void finding_suggest_sharding(struct finding_sink *s, struct finding *f, const c
 void finding_suggest_shape(struct finding_sink *s, struct finding *f, const char *shape);
 void finding_suggest_memory_space(struct finding *f, int64_t space);
 void finding_suggest_donation(struct finding *f, int64_t parameter);
+void finding_suggest_offload(struct finding *f, int64_t parameter);
 /* Rule-specific fields, in the order added (key is copied). */
 void finding_field_int(struct finding_sink *s, struct finding *f, const char *key, int64_t v);
 void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v);

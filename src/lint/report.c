@@ -148,6 +148,7 @@ static void report_json_suggestion(struct json_writer *w, const struct finding *
 	case SUGGEST_SHAPE: report_kv_str(w, "shape", f->suggest_text); break;
 	case SUGGEST_MEMORY_SPACE: report_kv_int(w, "memory_space", f->suggest_int); break;
 	case SUGGEST_DONATE_PARAMETER: report_kv_int(w, "donate_parameter", f->suggest_int); break;
+	case SUGGEST_OFFLOAD_PARAMETER: report_kv_int(w, "offload_parameter", f->suggest_int); break;
 	}
 	json_end_object(w);
 }
@@ -203,6 +204,10 @@ static void report_text_suggestion(FILE *out, const struct finding *f)
 		break;
 	case SUGGEST_DONATE_PARAMETER:
 		fprintf(out, "note: suggestion: donate parameter %lld (donate_argnums)\n", (long long)f->suggest_int);
+		break;
+	case SUGGEST_OFFLOAD_PARAMETER:
+		fprintf(out, "note: suggestion: parameter %lld in pinned host memory (S(5)), copied in for its reads\n",
+			(long long)f->suggest_int);
 		break;
 	}
 }

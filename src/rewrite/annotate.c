@@ -193,6 +193,10 @@ static void annotate_suggestion(struct annotate_buf *b, const struct finding *f)
 		snprintf(num, sizeof num, "; suggestion: donate parameter %lld", (long long)f->suggest_int);
 		annotate_puts(b, num);
 		return;
+	case SUGGEST_OFFLOAD_PARAMETER:
+		snprintf(num, sizeof num, "; suggestion: parameter %lld in S(5)", (long long)f->suggest_int);
+		annotate_puts(b, num);
+		return;
 	case SUGGEST_NONE:
 		break;
 	}

@@ -508,6 +508,26 @@ static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_i
 	return ok;
 }
 
+/* Entry parameter p's entry_computation_layout entry in rq->space. */
+static bool apply_offload_ecl(const struct apply_space_req *rq, const struct hlo_instr *p)
+{
+	struct hlo_module *m = rq->m;
+	const struct hlo_attr *at = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
+	if (!at)
+		return true;
+	struct arena *a = &m->file->arena;
+	struct arena_mark mk = arena_mark(a);
+	struct hlo_value *v = attr_parse(m->file, at, a, NULL);
+	struct hlo_program_shape ps;
+	bool ok = v && attr_program_shape(v, a, &ps, NULL) && p->number >= 0 && (uint64_t)p->number < ps.nparams &&
+		  apply_space_at(rq, ps.param_spans[p->number], false, 0, p->shape, 0, NULL,
+				 "entry_computation_layout parameter", true, true);
+	if (!ok && !rq->why[0])
+		snprintf(rq->why, rq->whylen, "cannot find the parameter in entry_computation_layout");
+	arena_release(a, mk);
+	return ok;
+}
+
 /* The escapes: the entry's parameters and results in entry_computation_layout. */
 static bool apply_space_ecl(const struct apply_space_req *rq, const struct apply_flow *fl)
 {
@@ -814,9 +834,90 @@ static void apply_done_add(struct apply_state *st, uint64_t key)
 	st->done_n++;
 }
 
+/* ---- A parameter in host memory, copied in for its reads ---- */
+
+/* Why parameter p cannot be moved to the host with a copy in front of its
+ * readers, or NULL.  Only what the copy can stand in for: an array read
+ * by instructions of the entry that compute with it. */
+static const char *apply_offload_refusal(const struct hlo_module *m, const struct mem_model *mm,
+					 const struct hlo_instr *p)
+{
+	const struct mem_buffer *b = mm ? mem_buffer_at(mm, p, 0) : NULL;
+	if (p->op != OP_PARAMETER || p->comp != m->entry)
+		return "the finding is not at a parameter of the entry computation";
+	if (!p->shape || !ir_shape_is_array(p->shape))
+		return "the parameter is not an array";
+	if (p->shape->layout && p->shape->layout->memory_space)
+		return "the parameter already has a memory space";
+	if (!b || (b->flags & (MEM_BUF_ALIASED | MEM_BUF_DONATED)))
+		return "the parameter is donated (input_output_alias, buffer_donor): left to JAX";
+	for (uint32_t k = 0; k < p->nusers; k++) {
+		const struct hlo_instr *u = p->users[k];
+		if (ir_is_root(u) || u->op == OP_TUPLE || u->op == OP_GET_TUPLE_ELEMENT || u->op == OP_BITCAST ||
+		    u->op == OP_WHILE || u->op == OP_CALL || u->op == OP_CONDITIONAL || u->comp != m->entry)
+			return "the parameter is returned or passed on as it is: left to JAX";
+	}
+	return NULL;
+}
+
+/* "%name<suffix>" into buf; false when the entry already has that name. */
+static bool apply_offload_name(const struct hlo_instr *p, const char *suffix, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%.*s%s", (int)(p->name_len > 200 ? 200 : p->name_len), p->name, suffix);
+	return !ir_find_instr(p->comp, buf);
+}
+
+/* The parameter's shape (result, signature, entry_computation_layout) in
+ * S(5), a copy-start/copy-done pair after it as XLA's host offloader
+ * writes them, and its readers reading the copy. */
+static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm, struct hlo_instr *p)
+{
+	const char *no = apply_offload_refusal(rq->m, mm, p);
+	char start[256], done[256], dev[512], host[512], text[2400];
+	if (!no && (!apply_offload_name(p, ".host_copy_start", start, sizeof start) ||
+		    !apply_offload_name(p, ".host_copy_done", done, sizeof done)))
+		no = "the names of the copies are taken";
+	if (no) {
+		snprintf(rq->why, rq->whylen, "%s", no);
+		return false;
+	}
+	struct hlo_layout hl = p->shape->layout ? *p->shape->layout : (struct hlo_layout){ .tail_padding = 1 };
+	struct hlo_shape hs = *p->shape;
+	hl.memory_space = 5;
+	hs.layout = &hl;
+	ir_shape_format(p->shape, true, dev, sizeof dev);
+	ir_shape_format(&hs, true, host, sizeof host);
+	bool tiled = p->shape->layout && p->shape->layout->ntiles;
+	snprintf(text, sizeof text, "\n  %%%s = (%s, %s, u32[]%s) copy-start(%%%.*s)\n  %%%s = %s copy-done(%%%s)", start,
+		 dev, host, tiled ? "{:S(2)}" : "", IR_NM(p), done, dev, start);
+	char what[160];
+	snprintf(what, sizeof what, "%%%.*s", (int)(p->name_len > 120 ? 120 : p->name_len), p->name);
+	bool ok = apply_space_at(rq, ir_instr_shape_text(p), false, 0, p->shape, 0, p, what, true, true);
+	struct span sig = p->comp->sig;
+	if (ok && !span_is_none(sig) && p->number >= 0)
+		ok = apply_space_at(rq, sig, true, p->number, p->shape, 0, p, "a signature", false, false);
+	if (ok)
+		ok = apply_offload_ecl(rq, p);
+	if (!ok)
+		return false;
+	uint64_t end = p->start + p->len;
+	apply_edits_add(rq->ed, end, end, text, NONE, p, "copied to the device for its reads (copy-start/copy-done)");
+	for (uint32_t k = 0; k < p->nusers; k++) {
+		const struct hlo_instr *u = p->users[k];
+		if (k && u == p->users[k - 1])
+			continue;
+		for (uint32_t n = 0; n < u->noperands; n++)
+			if (u->operands[n].instr == p)
+				apply_edits_add(rq->ed, u->operands[n].off, (uint64_t)u->operands[n].off + u->operands[n].len,
+						done, NONE, NULL, NULL);
+	}
+	return true;
+}
+
 bool apply_supported(const struct finding *f)
 {
-	return f->suggest == SUGGEST_SHARDING || f->suggest == SUGGEST_MEMORY_SPACE;
+	return f->suggest == SUGGEST_SHARDING || f->suggest == SUGGEST_MEMORY_SPACE ||
+	       f->suggest == SUGGEST_OFFLOAD_PARAMETER;
 }
 
 static int apply_edit_cmp(const void *pa, const void *pb)
@@ -849,6 +950,9 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 	}
 	if (f->suggest == SUGGEST_SHARDING) {
 		ok = apply_sharding(m, &st->al, mm, f, at, &ed, why, whylen);
+	} else if (f->suggest == SUGGEST_OFFLOAD_PARAMETER) {
+		struct apply_space_req rq = { m, &st->al, 5, &ed, why, whylen };
+		ok = apply_offload(&rq, mm, at);
 	} else {
 		int64_t leaf = 0;
 		if (at->shape && at->shape->type == PT_TUPLE) {

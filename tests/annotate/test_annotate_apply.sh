@@ -51,7 +51,7 @@ for in in "$dir"/*.hlo; do
 	fi
 	want=$(sed -n 's|^// hlolint: estimated memory per device: .* before, \([^ ]*\) after.*|\1|p' "$out" | head -n 1)
 	if [ -n "$want" ]; then
-		mopts=$(printf '%s\n' "$copts" | sed -e 's/--select [^ ]*//' -e 's/--no-config//' -e 's/--[a-z-]*-min-bytes [^ ]*//g')
+		mopts=$(printf '%s\n' "$copts" | sed -e 's/--select [^ ]*//' -e 's/--no-config//' -e 's/--[a-z-]*-min-[a-z]* [^ ]*//g')
 		# shellcheck disable=SC2086
 		got=$("$HLOLINT" mem $mopts "$out" | sed -n 's/^Total hbm allocation >= \([^ ]*\) .*/\1/p' | head -n 1)
 		if [ "$got" != "$want" ]; then
