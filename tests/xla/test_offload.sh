@@ -17,6 +17,7 @@ X=corpora/xla
 levers='early "op_name": "w",
 param "op_name": "w",
 opt "op_name": "[mv]",
+out "buffer_kind": "output"
 act "buffer_kind": "(activation|temporary)"
 temp "buffer_kind": "(activation|temporary)"'
 # Device memory per MANIFEST row: program case target total.

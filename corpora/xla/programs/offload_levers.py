@@ -4,7 +4,8 @@ it in device memory: ground truth for the offload-candidate rule
 (tests/xla/test_offload.sh, docs/rules/offload-candidate.md).
 early_*: a weight read only at the start (the peak comes later);
 param_*: a weight read only after the peak (device_put late, behind an
-optimization barrier); act_*: a forward activation ("act1") kept for a
+optimization barrier); out_*: an output computed first and only
+returned (out_shardings in pinned host); act_*: a forward activation ("act1") kept for a
 backward that first runs the later layers; temp_*: a value computed early
 and read at the end, moved to host and back; opt_*: Adam moments that wait
 through the forward and backward for the update.  Replicated: every device
@@ -66,6 +67,13 @@ def early_value(dev, host, a, b, c, x):
     return (t * (y @ b)).sum()
 
 
+def early_out(x, a, b):
+    o = jnp.tanh(x @ a)                    # [T, H] computed first, only returned
+    u = jnp.tanh(x @ b)                    # [T, H] transient after it: the peak
+    y = jnp.tanh(u @ b.T)                  # [T, D]
+    return (y ** 2).sum(), o
+
+
 def adam(w, m, v, a, x):
     def loss(w):
         h = jnp.tanh(x @ a)                # [T, H] activations make the peak
@@ -113,6 +121,10 @@ def cases(mesh, target):
              about="a value computed early and read at the end"),
         Case("temp_offloaded", partial(early_value, dev, host), (a, a, wo, x),
              about="the value moved to pinned host and back after the peak"),
+        Case("out_device", early_out, (x, a, a), jit={"out_shardings": (dev, dev)},
+             about="an output computed first and only returned"),
+        Case("out_offloaded", early_out, (x, a, a), jit={"out_shardings": (dev, host)},
+             about="the output returned in pinned host memory"),
         Case("opt_device", adam, (wo, wo, wo, a, x),
              jit={"out_shardings": (dev, dev, dev), "donate_argnums": (0, 1, 2)},
              about="Adam moments in device memory through the step"),
