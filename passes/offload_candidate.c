@@ -129,8 +129,8 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	ir_shape_format(b->shape, true, shape, sizeof shape);
 	double pct = 100.0 * (double)c->idle / (double)mm->nsteps;
 	struct finding *f = finding_add(fs, OC_RULE, over ? FINDING_WARNING : FINDING_NOTE, ctx->module, b->def,
-					"%s %%%.*s (%s) holds device memory for the last %.0f%% of the program, after "
-					"its last read: in pinned host memory it would lower the total by %s per device",
+					"%s %%%.*s (%s) is not read in the last %.0f%% of the program: pinned host "
+					"memory would save %s per device",
 					oc_kind_names[c->kind], IR_NM(b->def), hb, pct, sb);
 	finding_set_bytes(f, (int64_t)b->bytes);
 	finding_note(fs, f, "%s, argument %lld; estimated total %s, %s with it in pinned host memory", shape,
