@@ -127,9 +127,10 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	size_human(c->saved, sb);
 	size_human(mm->total_bytes, tb);
 	ir_shape_format(b->shape, true, shape, sizeof shape);
-	double pct = 100.0 * (double)c->idle / (double)mm->nsteps;
+	/* Floored: "100%" would say it is never read. */
+	int pct = (int)(100.0 * (double)c->idle / (double)mm->nsteps);
 	struct finding *f = finding_add(fs, OC_RULE, over ? FINDING_WARNING : FINDING_NOTE, ctx->module, b->def,
-					"%s %%%.*s (%s) is not read in the last %.0f%% of the program: pinned host "
+					"%s %%%.*s (%s) is not read in the last %d%% of the program: pinned host "
 					"memory would save %s per device",
 					oc_kind_names[c->kind], IR_NM(b->def), hb, pct, sb);
 	finding_set_bytes(f, (int64_t)b->bytes);
