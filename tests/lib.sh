@@ -25,11 +25,13 @@ corpus_real() {
 
 # expect_rule FILE PATTERN COUNT [OPTIONS...]: `check --format json
 # OPTIONS $c/FILE` prints COUNT lines matching PATTERN and exits 0 or 1.
-# A crash or an error fails even when COUNT is 0.
+# A crash or an error fails even when COUNT is 0.  $EXPECT_OPTS (a test's
+# common options, e.g. its --select) come first.
 expect_rule() {
 	_f=$1 _pat=$2 _want=$3
 	shift 3
-	"$HLOLINT" check --no-config --format json "$@" "$c/$_f" >"$tmp/rule.out" 2>"$tmp/rule.err"
+	# shellcheck disable=SC2086  # EXPECT_OPTS is split on purpose
+	"$HLOLINT" check --no-config --format json $EXPECT_OPTS "$@" "$c/$_f" >"$tmp/rule.out" 2>"$tmp/rule.err"
 	_rc=$?
 	if [ "$_rc" -gt 1 ]; then
 		fail "$_f $*: exit $_rc: $(head -n 1 "$tmp/rule.err")"

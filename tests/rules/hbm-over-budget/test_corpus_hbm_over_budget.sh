@@ -7,26 +7,20 @@
 # the pending MoveToHost offloads are noted; gemma3 1B fits.
 . tests/lib.sh
 corpus_real
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
-expect() {
-	f=$1 pat=$2 want=$3
-	shift 3
-	expect_rule "$f" "$pat" "$want" "$@"
-}
 R='"rule": "hbm-over-budget"'
 for f in "$c"/openxla_benchmarks/*.hlo; do
-	expect "openxla_benchmarks/${f##*/}" "$R" 0 --select hbm-over-budget
+	expect_rule "openxla_benchmarks/${f##*/}" "$R" 0 --select hbm-over-budget
 done
 m=openxla_benchmarks/llama31_8b_bf16_1x8_train_step.hlo
 for t in tpu-v5e tpu-v5p h100 b200; do
-	expect $m "$R" 1 --select hbm-over-budget --target $t
+	expect_rule $m "$R" 1 --select hbm-over-budget --target $t
 done
 m=openxla_benchmarks/llama3_8b_bf16_activation_offloading_1x8.hlo
-expect $m "$R" 0 --select hbm-over-budget --target tpu-v5p
-expect $m "$R" 1 --target tpu-v5e
-expect $m 'loop-carry-offload at %dynamic-update-slice' 7 --target tpu-v5e
-expect $m 'padding-waste at %broadcast_in_dim.164' 1 --target tpu-v5e
-expect $m '2 offloads to host (MoveToHost, annotate_device_placement) are not applied yet' 1 --target tpu-v5e
-expect $m '"fixable": false' 1 --target tpu-v5e
-expect openxla_benchmarks/gemma3_1b_flax_call.hlo "$R" 0 --target tpu-v5e
+expect_rule $m "$R" 0 --select hbm-over-budget --target tpu-v5p
+expect_rule $m "$R" 1 --target tpu-v5e
+expect_rule $m 'loop-carry-offload at %dynamic-update-slice' 7 --target tpu-v5e
+expect_rule $m 'padding-waste at %broadcast_in_dim.164' 1 --target tpu-v5e
+expect_rule $m '2 offloads to host (MoveToHost, annotate_device_placement) are not applied yet' 1 --target tpu-v5e
+expect_rule $m '"fixable": false' 1 --target tpu-v5e
+expect_rule openxla_benchmarks/gemma3_1b_flax_call.hlo "$R" 0 --target tpu-v5e
 exit $st

@@ -11,32 +11,27 @@
 # device.  The XLA host-offloader tests annotate everything they stack.
 . tests/lib.sh
 corpus_real
-# expect FILE PATTERN COUNT [OPTIONS...]: COUNT lines of the JSON match PATTERN (tests/lib.sh)
-expect() {
-	f=$1 pat=$2 want=$3
-	shift 3
-	expect_rule "$f" "$pat" "$want" --select loop-carry-offload "$@"
-}
+EXPECT_OPTS="--select loop-carry-offload"
 R='"rule": "loop-carry-offload"'
 V5E='--target tpu-v5e'
 m=openxla_benchmarks/llama3_8b_bf16_activation_offloading_1x8.hlo
-expect $m "$R" 7 $V5E
-expect $m "$R" 6
-expect $m '"memory_space": 5' 7 $V5E
-expect $m '"offload_intent": true' 7 $V5E
-expect $m '"trip_count": 32' 7 $V5E
-expect $m '"computation": "region_3.6_spmd"' 7 $V5E
-expect $m 'read back slice by slice by %dynamic-slice' 7 $V5E
+expect_rule $m "$R" 7 $V5E
+expect_rule $m "$R" 6
+expect_rule $m '"memory_space": 5' 7 $V5E
+expect_rule $m '"offload_intent": true' 7 $V5E
+expect_rule $m '"trip_count": 32' 7 $V5E
+expect_rule $m '"computation": "region_3.6_spmd"' 7 $V5E
+expect_rule $m 'read back slice by slice by %dynamic-slice' 7 $V5E
 m=openxla_benchmarks/nv_maxtext_deepseek_1n4g_train_step_before_opt.hlo
-expect $m "$R" 4 $V5E
-expect $m '"shape": "bf16\[[12],32,4096,7168\]{3,2,1,0}"' 4 $V5E
+expect_rule $m "$R" 4 $V5E
+expect_rule $m '"shape": "bf16\[[12],32,4096,7168\]{3,2,1,0}"' 4 $V5E
 m=openxla_benchmarks/llama31_405b_bf16_64x8_train_step.hlo
-expect $m "$R" 1 $V5E
-expect $m '"offload_intent": false' 1 $V5E
-expect $m '"trip_count": 126' 1 $V5E
-expect openxla_benchmarks/llama31_70b_fp8_32x8_train_step.hlo "$R" 1 $V5E
-expect openxla_benchmarks/llama31_70b_fp8_32x8_train_step.hlo "$R" 0 --target tpu-v5p
-expect openxla_benchmarks/nv_maxtext_1n1g_train_step_before_opt.hlo "$R" 2 $V5E
+expect_rule $m "$R" 1 $V5E
+expect_rule $m '"offload_intent": false' 1 $V5E
+expect_rule $m '"trip_count": 126' 1 $V5E
+expect_rule openxla_benchmarks/llama31_70b_fp8_32x8_train_step.hlo "$R" 1 $V5E
+expect_rule openxla_benchmarks/llama31_70b_fp8_32x8_train_step.hlo "$R" 0 --target tpu-v5p
+expect_rule openxla_benchmarks/nv_maxtext_1n1g_train_step_before_opt.hlo "$R" 2 $V5E
 for f in openxla_cctests/host_offloader_LlmActivation.hlo openxla_cctests/host_offloader_OutputStreamingInScanLoop.hlo \
 	openxla_cctests/host_offloader_OutputStreamingInUnrolledScanLoop.hlo openxla_cctests/host_offloader_ParameterStreamingInScanLoop.hlo \
 	openxla_cctests/host_offloader_PreExistingAllocateBufferMultipleUsers.hlo \
@@ -44,6 +39,6 @@ for f in openxla_cctests/host_offloader_LlmActivation.hlo openxla_cctests/host_o
 	openxla_cctests/convert_memory_placement_ConvertPinnedHostTest.hlo openxla_testdata/offload_scan_output_pinned_host.hlo \
 	openxla_cctests/stream_attribute_CopyStartIsAnnotated.hlo openxla_benchmarks/gemma2_2b_keras_jax_generate.hlo \
 	openxla_benchmarks/llama3_8b_cp_bf16_1x4_ring_attention.hlo openxla_benchmarks/torax_iterhybrid_predictor_corrector_f64.hlo; do
-	expect "$f" "$R" 0 $V5E
+	expect_rule "$f" "$R" 0 $V5E
 done
 exit $st

@@ -10,21 +10,17 @@
 # target: silent (XLA:GPU keeps the copy for the whole program).
 . tests/lib.sh
 corpus_real
-expect() {
-	f=$1 pat=$2 want=$3
-	shift 3
-	expect_rule "$f" "$pat" "$want" --select offload-candidate "$@"
-}
+EXPECT_OPTS="--select offload-candidate"
 R='"rule": "offload-candidate"'
 for f in llama31_405b_bf16_64x8_train_step llama31_70b_fp8_32x8_train_step llama31_8b_bf16_1x8_train_step \
 	mixtral_8x7b_bf16_2x8_train_step llama3_8b_bf16_activation_offloading_1x8 dlrm_keras_jax_f32_train_step; do
-	expect "openxla_benchmarks/$f.hlo" "$R" 0 --target tpu-v5e
+	expect_rule "openxla_benchmarks/$f.hlo" "$R" 0 --target tpu-v5e
 done
 e=hloenv/efficientnet_jit_lambda_256_before_opt.hlo
-expect $e "$R" 0 --target h100
-expect $e '"bytes_saved": 11673600000' 1 --target tpu-v5e
-expect $e '"severity": "warning"' 1 --target tpu-v5e
+expect_rule $e "$R" 0 --target h100
+expect_rule $e '"bytes_saved": 11673600000' 1 --target tpu-v5e
+expect_rule $e '"severity": "warning"' 1 --target tpu-v5e
 m=openxla_testdata/pjit_ref_func_sharded_computation.hlo
-expect $m "$R" 0 --target tpu-v5e
-expect $m '"offload_parameter": 0' 1 --target tpu-v5e --offload-min-fraction 0
+expect_rule $m "$R" 0 --target tpu-v5e
+expect_rule $m '"offload_parameter": 0' 1 --target tpu-v5e --offload-min-fraction 0
 exit $st
