@@ -41,6 +41,9 @@ expect_rule() {
 	[ "$_n" -eq "$_want" ] || fail "$_f $*: $_n lines match '$_pat', expected $_want"
 }
 
+# jnum KEY FILE: the number of "KEY": N in pretty-printed JSON (the first).
+jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
+
 # The -I flags of the source tree (one directory per stage, as the Makefile
 # sets them), for tests that compile C against build/libhlolint.a.
 src_includes() {

@@ -20,7 +20,6 @@ PINS=tests/xla/fidelity.pins
 [ -f "$X/MANIFEST.tsv" ] || { echo "no $X/MANIFEST.tsv"; exit 1; }
 
 # One JSON number of hlolint's module object / of memory_analysis.json.
-jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
 # 100 * (a - b) / b with one decimal.
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "0.0"; else printf "%+.1f", 100 * (a - b) / b }'; }
 human() { awk -v b="$1" 'BEGIN { u = "BKMGT"; i = 1; while (b >= 1024 && i < 5) { b /= 1024; i++ }

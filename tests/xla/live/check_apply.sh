@@ -10,7 +10,6 @@
 . tests/lib.sh
 X=corpora/xla/out/scan_offload
 n=0
-jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
 for t in tpu-v4 tpu-v5e tpu-v5p tpu-v6e tpu-v7; do
 	[ -f "$X/device/$t/compiled.hlo.gz" ] || continue
 	"$HLOLINT" annotate --no-config --apply --target "$t" -o "$tmp/applied.hlo" "$X/device/$t/compiled.hlo.gz" \

@@ -9,7 +9,6 @@
 . tests/lib.sh
 X=corpora/xla/out/offload_levers
 n=0
-jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
 dev() { echo $(( $(jnum argument_size_in_bytes "$1") + $(jnum output_size_in_bytes "$1") - \
 	$(jnum alias_size_in_bytes "$1") + $(jnum temp_size_in_bytes "$1") )); }
 for t in tpu-v4 tpu-v5e tpu-v5p tpu-v6e tpu-v7; do
