@@ -1,8 +1,8 @@
-/* offload_candidate.c - rule offload-candidate: large device buffers of the
- * entry live at the estimated peak whose move to pinned host memory lowers
- * the total allocation as XLA would schedule the copies (oc_window,
- * alloc_total_whatif).  Loop-carried values are loop-carry-offload's;
- * buffers already in host memory are skipped. */
+/* offload_candidate.c - rule offload-candidate: large entry parameters live
+ * at the estimated peak whose move to pinned host memory lowers the total
+ * allocation as XLA would schedule the copy (oc_window, alloc_total_whatif).
+ * Other buffers gain nothing under that schedule (oc_eligible); buffers
+ * already in host memory are skipped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,6 @@
 #include "finding.h"
 #include "idle.h"
 #include "mem.h"
-#include "metadata.h"
 #include "pass.h"
 #include "peak.h"
 #include "size.h"
@@ -22,88 +21,38 @@
  * allocation run, as long as the model's own). */
 #define OC_MAX_CANDIDATES 8
 
-enum oc_kind { OC_PARAM, OC_STATE, OC_ACTIVATION, OC_TEMP, OC_OUTPUT };
-
-static const char *const oc_kind_names[] = { "parameter", "donated state", "activation", "temporary", "output" };
-
 struct oc_cand {
 	const struct mem_buffer *b;
 	const struct idle_use *u;
-	enum oc_kind kind;
 	struct alloc_whatif w;    /* where XLA would keep its device copy */
 	uint32_t idle;            /* steps the device no longer holds it */
 	uint64_t saved;
 };
 
-/* Values of the backward pass show where JAX put them in op_name
- * ("jvp(...)" for the linearized forward, "transpose(jvp(...))"). */
-static bool oc_in_backward(const struct hlo_module *m, const struct hlo_instr *i)
-{
-	const struct hlo_attr *at = ir_attr(i, ATTR_METADATA);
-	if (!at)
-		return false;
-	struct hlo_metadata md;
-	struct arena a;
-	arena_init(&a);
-	bool grad = metadata_decode(m->file, ir_attr_value(at), &a, &md, NULL) && md.op_name &&
-		    (strstr(md.op_name, "jvp(") || strstr(md.op_name, "transpose("));
-	arena_free(&a);
-	return grad;
-}
-
-static enum oc_kind oc_kind_of(const struct hlo_module *m, const struct mem_buffer *b)
-{
-	if (b->param >= 0)
-		return b->flags & MEM_BUF_ALIASED ? OC_STATE : OC_PARAM;
-	if (b->flags & MEM_BUF_ROOT)
-		return OC_OUTPUT;
-	return oc_in_backward(m, b->def) ? OC_ACTIVATION : OC_TEMP;
-}
-
-/* Where the device copy of an offloaded buffer lives in XLA's schedule
- * (docs/rules/offload-candidate.md, measured in corpora/xla): the
- * latency-hiding scheduler starts a copy to the device as early as it can
- * (a host parameter's at the program start, an offloaded value's right
- * after the copy out) and the copy lives to the last read; a donated
- * state's or an output's is written back at the end.  So only the steps
- * after the last read are freed, and only where the buffer's own
- * allocation outlived its reads: a parameter. */
-static void oc_window(const struct mem_model *mm, struct oc_cand *c)
-{
-	const struct mem_buffer *b = c->b;
-	uint32_t end = mm->nsteps - 1, last = c->u->nuses ? c->u->last : 0;
-	c->w.b = b;
-	switch (c->kind) {
-	case OC_PARAM:
-		c->w.from = 0;
-		c->w.to = last;
-		c->idle = end - last;
-		break;
-	case OC_STATE:
-		c->w.from = 0;
-		c->w.to = end;
-		c->idle = 0;
-		break;
-	case OC_OUTPUT:
-		c->w.from = b->gdef;
-		c->w.to = end;
-		c->idle = 0;
-		break;
-	default:
-		c->w.from = b->gdef;
-		c->w.to = b->glast;
-		c->idle = 0;
-		break;
-	}
-}
-
+/* Only an entry parameter, neither donated nor returned, can gain:
+ * XLA's latency-hiding scheduler starts a copy to the device as early as
+ * it can (a host parameter's at the program start, an offloaded value's
+ * right after the copy out) and the copy lives to the last read, while a
+ * donated state or an output is written back at the end (measured in
+ * corpora/xla offload_levers, docs/rules/offload-candidate.md).  So host
+ * memory frees only what a buffer held after its last read, and only a
+ * parameter's allocation outlives its reads. */
 static bool oc_eligible(const struct mem_model *mm, const struct peak_set *pk, const struct mem_buffer *b,
 			uint64_t min_bytes)
 {
-	/* A returned parameter is read at the end, by the output's copy. */
-	return b->owner == mm->module->entry && !(b->flags & (MEM_BUF_MERGED | MEM_BUF_CARRIED | MEM_BUF_OUTPUT)) &&
+	return b->owner == mm->module->entry && b->param >= 0 &&
+	       !(b->flags & (MEM_BUF_MERGED | MEM_BUF_OUTPUT | MEM_BUF_ALIASED | MEM_BUF_DONATED)) &&
 	       mem_space_class(b->memory_space) == MEM_SPACE_DEVICE && b->bytes >= min_bytes && b->bytes &&
-	       b->def->op != OP_CONSTANT && peak_live(pk, b);
+	       peak_live(pk, b);
+}
+
+/* The device copy XLA would make: from the program start to the last read. */
+static void oc_window(const struct mem_model *mm, struct oc_cand *c)
+{
+	c->w.b = c->b;
+	c->w.from = 0;
+	c->w.to = c->u->last;
+	c->idle = mm->nsteps - 1 - c->u->last;
 }
 
 /* Host-link bandwidth in bytes per second: the option, else the target's. */
@@ -130,9 +79,9 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	/* Floored: "100%" would say it is never read. */
 	int pct = (int)(100.0 * (double)c->idle / (double)mm->nsteps);
 	struct finding *f = finding_add(fs, OC_RULE, over ? FINDING_WARNING : FINDING_NOTE, ctx->module, b->def,
-					"%s %%%.*s (%s) is not read in the last %d%% of the program: pinned host "
-					"memory would save %s per device",
-					oc_kind_names[c->kind], IR_NM(b->def), hb, pct, sb);
+					"parameter %%%.*s (%s) is not read in the last %d%% of the program: pinned "
+					"host memory would save %s per device",
+					IR_NM(b->def), hb, pct, sb);
 	finding_set_bytes(f, (int64_t)b->bytes);
 	finding_note(fs, f, "%s, argument %lld; estimated total %s, %s with it in pinned host memory", shape,
 		     (long long)b->param, tb, size_human(size_sub(mm->total_bytes, c->saved), mb));
@@ -149,10 +98,10 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 		     "last read", (long long)b->param);
 	finding_suggest_offload(f, b->param);
 	char key[64];
-	snprintf(key, sizeof key, "%s:%lld:%u", oc_kind_names[c->kind], (long long)b->param, b->leaf);
+	snprintf(key, sizeof key, "parameter:%lld:%u", (long long)b->param, b->leaf);
 	finding_set_key(fs, f, key);
 	finding_set_leaf(fs, f, b->leaf);
-	finding_field_string(fs, f, "buffer_kind", oc_kind_names[c->kind]);
+	finding_field_string(fs, f, "buffer_kind", "parameter");
 	finding_field_int(fs, f, "parameter", b->param);
 	finding_field_int(fs, f, "bytes_saved", (int64_t)c->saved);
 	finding_field_int(fs, f, "bytes_moved", (int64_t)b->bytes);
@@ -206,9 +155,10 @@ static int oc_run(struct hlo_module *m, struct pass_context *ctx)
 	double bw = oc_bandwidth(mm, ctx->config);
 	for (uint32_t k = 0; k < n; k++) {
 		struct oc_cand c = { .b = list[k], .u = &uses[list[k]->id] };
-		c.kind = oc_kind_of(m, c.b);
+		if (!c.u->nuses)
+			continue;
 		oc_window(mm, &c);
-		if (c.idle < min_idle || !c.u->nuses)
+		if (c.idle < min_idle)
 			continue;
 		uint64_t after = alloc_total_whatif(mm, &c.w);
 		c.saved = size_sub(mm->total_bytes, after);
