@@ -1,16 +1,11 @@
 /* idle.c - the reads of the entry's buffers on the flattened timeline, in
- * one pass over the entry: per buffer the first and last read.  Only the
+ * one pass over the entry: per buffer the last read.  Only the
  * entry's own buffers: a loop's carried values are loop.h's and
  * loop-carry-offload's. */
 #include "idle.h"
 #include <stdlib.h>
 #include <string.h>
 #include "alias.h"
-
-static bool idle_calls(const struct hlo_instr *i)
-{
-	return i->op == OP_WHILE || i->op == OP_CALL || i->op == OP_CONDITIONAL;
-}
 
 /* XLA's end-of-program prefetch: a copy whose done half nothing reads,
  * made only to have a cross-program-prefetched argument in fast memory for
@@ -32,14 +27,11 @@ static bool idle_dead_copy(const struct hlo_instr *i)
 	return true;
 }
 
-static void idle_read(struct idle_use *u, uint32_t lo, uint32_t hi, const struct hlo_instr *i)
+/* Entry steps only grow, so the latest read is the last. */
+static void idle_read(struct idle_use *u, uint32_t hi, const struct hlo_instr *i)
 {
-	if (!u->nuses++) {
-		u->first = lo;
-		u->first_user = i;
-	}
-	if (hi > u->last || u->nuses == 1)
-		u->last = hi;
+	u->nuses++;
+	u->last = hi;
 	u->last_user = i;
 }
 
@@ -55,14 +47,11 @@ void idle_uses(const struct mem_model *mm, struct idle_use *out)
 	struct alias_state as;
 	alias_init(&as, mm->module->file, &keep);
 	uint32_t *seen = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *seen);
-	uint32_t prev = UINT32_MAX;
 	for (uint32_t k = 0; k < e->ninstrs; k++) {
 		const struct hlo_instr *i = e->instrs[k];
 		uint32_t hi = mem_step_at(mm, i);
 		if (hi == UINT32_MAX)
 			continue;
-		uint32_t lo = idle_calls(i) && prev != UINT32_MAX ? prev + 1 : hi;
-		prev = hi;
 		if (alias_pure(&as, i) || idle_dead_copy(i))
 			continue;
 		for (uint32_t o = 0; o < i->noperands; o++) {
@@ -73,7 +62,7 @@ void idle_uses(const struct mem_model *mm, struct idle_use *out)
 				if (!b || b->owner != e || seen[b->id] == k + 1)
 					continue;
 				seen[b->id] = k + 1;
-				idle_read(&out[b->id], lo, hi, i);
+				idle_read(&out[b->id], hi, i);
 			}
 		}
 	}
