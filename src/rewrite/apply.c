@@ -508,26 +508,6 @@ static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_i
 	return ok;
 }
 
-/* Entry parameter p's entry_computation_layout entry in rq->space. */
-static bool apply_offload_ecl(const struct apply_space_req *rq, const struct hlo_instr *p)
-{
-	struct hlo_module *m = rq->m;
-	const struct hlo_attr *at = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
-	if (!at)
-		return true;
-	struct arena *a = &m->file->arena;
-	struct arena_mark mk = arena_mark(a);
-	struct hlo_value *v = attr_parse(m->file, at, a, NULL);
-	struct hlo_program_shape ps;
-	bool ok = v && attr_program_shape(v, a, &ps, NULL) && p->number >= 0 && (uint64_t)p->number < ps.nparams &&
-		  apply_space_at(rq, ps.param_spans[p->number], false, 0, p->shape, 0, NULL,
-				 "entry_computation_layout parameter", true, true);
-	if (!ok && !rq->why[0])
-		snprintf(rq->why, rq->whylen, "cannot find the parameter in entry_computation_layout");
-	arena_release(a, mk);
-	return ok;
-}
-
 /* The escapes: the entry's parameters and results in entry_computation_layout. */
 static bool apply_space_ecl(const struct apply_space_req *rq, const struct apply_flow *fl)
 {
@@ -896,9 +876,10 @@ static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm
 	struct span sig = p->comp->sig;
 	if (ok && !span_is_none(sig) && p->number >= 0)
 		ok = apply_space_at(rq, sig, true, p->number, p->shape, 0, p, "a signature", false, false);
-	if (ok)
-		ok = apply_offload_ecl(rq, p);
-	if (!ok)
+	/* Its entry_computation_layout entry, as apply_space writes an escape. */
+	uint32_t escape[2] = { (uint32_t)p->number, 0 };
+	struct apply_flow fl = { .m = rq->m, .al = rq->al, .ecl_params = escape, .necl_params = 1 };
+	if (!ok || p->number < 0 || !apply_space_ecl(rq, &fl))
 		return false;
 	uint64_t end = p->start + p->len;
 	apply_edits_add(rq->ed, end, end, text, NONE, p, "copied to the device for its reads (copy-start/copy-done)");
