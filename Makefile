@@ -419,7 +419,8 @@ demo: all
 	@echo "What you just saw: XLA refused to compile this scan: it needs more than the chip has."
 	@echo "hlolint oom read the compiler's one-line message and pointed at the culprit, a stack"
 	@echo "of saved activations kept in device memory; check said why (loop-carry-offload) and"
-	@echo "what to do; annotate --apply moved the stack to host memory (S(5)) in the HLO; and mem"
+	@echo "what to do; annotate --apply moved the stack to host memory (S(5)) in the HLO, and"
+	@echo "the input x, read only at the start, too (offload-candidate: S(5) and a copy in); mem"
 	@echo "shows that the result fits.  In the program: offload 'resid' in the checkpoint policy"
 	@echo "(names_which_can_be_offloaded).  build/demo/fixed.hlo is the annotated module."
 
