@@ -615,8 +615,11 @@ static int lco_run(struct hlo_module *m, struct pass_context *ctx)
 		if (!(mm->buffers[b].flags & MEM_BUF_MERGED) && mm->buffers[b].memory_space == 5)
 			st.intent_s5_buffer = true;
 	bool intent = st.intent || st.intent_s5_buffer;
-	for (uint32_t k = 0; k < st.nwhiles; k++)
+	uint64_t mark = 0;   /* whiles are in source order: their backend_config text read */
+	for (uint32_t k = 0; k < st.nwhiles; k++) {
 		lco_while(&st, st.whiles[k], intent);
+		source_drop(m->file->src, &mark, st.whiles[k]->start);
+	}
 	if (st.have_peak)
 		peak_free(&st.pk);
 	if (m->is_scheduled)

@@ -311,6 +311,7 @@ static void cmd_annotate_apply_all(struct cmd_annotate_run *r, bool any_applicab
 {
 	rewrite_free(&r->rw_apply);
 	rewrite_init(&r->rw_apply, r->src->buf, r->src->len);
+	r->rw_apply.src = r->src;
 	r->napplicable = xcalloc(r->nmod + 1, sizeof *r->napplicable);
 	r->napplied = xcalloc(r->nmod + 1, sizeof *r->napplied);
 	uint32_t k = 0;
@@ -427,6 +428,7 @@ static void cmd_annotate_render(struct cmd_annotate_run *r)
 	if (!r->a.apply) {
 		rewrite_free(&r->rw_note);
 		rewrite_init(&r->rw_note, r->src->buf, r->src->len);
+		r->rw_note.src = r->src;
 		rw = &r->rw_note;
 	}
 	annotate_strip(rw, r->f);
@@ -460,7 +462,7 @@ static bool cmd_annotate_write(struct cmd_annotate_run *r)
 {
 	const struct annotate_args *a = &r->a;
 	bool ok = true;
-	bool changed = r->out_len != r->src->len || memcmp(r->out, r->src->buf, r->out_len);
+	bool changed = !source_equals(r->src, r->out, r->out_len);
 	if (a->in_place) {
 		if (changed)
 			ok = output_write(a->file, r->out, r->out_len, NULL);

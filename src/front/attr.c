@@ -33,11 +33,8 @@ const char *attr_text(const struct hlo_file *f, struct span sp)
 	return f->src->buf + sp.start;
 }
 
-const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, size_t *n)
+const char *attr_plain_value(const struct hlo_file *f, const struct hlo_attr *a, size_t *n)
 {
-	const struct hlo_attr *a = ir_attr(i, key);
-	if (!a)
-		return NULL;
 	const char *p = attr_text(f, ir_attr_value(a));
 	size_t len = a->value_len;
 	if (len >= 2 && (p[0] == '"' || p[0] == '\'') && p[len - 1] == p[0]) {
@@ -46,6 +43,18 @@ const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum
 	}
 	*n = len;
 	return p;
+}
+
+const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, size_t *n)
+{
+	const struct hlo_attr *a = ir_attr(i, key);
+	if (!a)
+		return NULL;
+	if (key == ATTR_CUSTOM_CALL_TARGET && i->extra && i->extra->target) {   /* build_decode's */
+		*n = i->extra->target->len;
+		return i->extra->target->str;
+	}
+	return attr_plain_value(f, a, n);
 }
 
 bool attr_plain_is(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *s)

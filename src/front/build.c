@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attr.h"
 #include "lex.h"
+#include "literal.h"
 #include "scan.h"
 
 /* ---- scratch vectors ---- */
@@ -100,11 +102,6 @@ struct interned *build_intern(struct build_ctx *ctx, const char *s, size_t n)
 	return intern(ctx->file->names, s, n);
 }
 
-static bool build_ir(const struct build_ctx *ctx)
-{
-	return ctx->mode == BUILD_MODULE;
-}
-
 /* ---- modules ---- */
 
 /* True when the source holds only whitespace and comments. */
@@ -153,7 +150,7 @@ static struct hlo_module *build_current_module(struct build_ctx *ctx, struct spa
 }
 
 /* Text of a name token: "%x" -> "x", "x:" -> "x". */
-static struct span build_name_text(struct build_ctx *ctx, struct span sp)
+struct span build_name_text(struct build_ctx *ctx, struct span sp)
 {
 	const char *t = ctx->src->buf;
 	if (span_len(sp) && t[sp.start] == '%')
@@ -163,7 +160,7 @@ static struct span build_name_text(struct build_ctx *ctx, struct span sp)
 	return sp;
 }
 
-static struct interned *build_intern_span(struct build_ctx *ctx, struct span sp)
+struct interned *build_intern_span(struct build_ctx *ctx, struct span sp)
 {
 	return build_intern(ctx, ctx->src->buf + sp.start, (size_t)span_len(sp));
 }
@@ -325,6 +322,8 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 		c->name_span = span_make(sp.start, sp.start + 1);
 	}
 	*(struct hlo_comp **)build_vec_push(&ctx->comps, sizeof c) = c;
+	if (ctx->body_done)
+		ctx->body_done(ctx, c, ctx->body_done_arg);
 	return c;
 }
 
@@ -513,6 +512,34 @@ static void build_progress(struct build_ctx *ctx, struct span sp)
 	fflush(stderr);
 }
 
+/* What later stages ask of many instructions, decoded while the text is
+ * still in memory (source_drop): a fusion's kind, a custom call's target,
+ * a scalar integer constant's value (loop bounds and steps). */
+static void build_decode(struct build_ctx *ctx, struct hlo_instr *i)
+{
+	const struct hlo_attr *t = i->op == OP_CUSTOM_CALL || i->async_wrapped == OP_CUSTOM_CALL
+					   ? ir_attr(i, ATTR_CUSTOM_CALL_TARGET) : NULL;
+	const struct hlo_attr *kind = i->op == OP_FUSION ? ir_attr(i, ATTR_KIND) : NULL;
+	size_t n;
+	const char *p;
+	if (t) {
+		p = attr_plain_value(ctx->file, t, &n);
+		if (!i->extra)
+			i->extra = arena_alloc(&ctx->file->arena, sizeof *i->extra);
+		i->extra->target = build_intern(ctx, p, n);
+	}
+	if (kind) {
+		p = attr_plain_value(ctx->file, kind, &n);
+		i->flags |= (uint8_t)(ir_fusion_kind_of(p, n) << IR_FUSION_SHIFT);
+	}
+	int64_t v;
+	if (i->op == OP_CONSTANT && i->shape && i->shape->type != PT_TUPLE && i->shape->rank == 0 &&
+	    literal_scalar_int(ctx->file, ir_instr_literal(i), i->shape, &v) && v >= INT32_MIN && v <= INT32_MAX) {
+		i->number = (int32_t)v;
+		i->flags |= IR_SCALAR_NUMBER;
+	}
+}
+
 void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct hlo_instr *rhs,
 		 uint32_t attr_mark, struct span sp)
 {
@@ -534,6 +561,7 @@ void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct h
 	if (nattrs > UINT16_MAX)
 		build_error(ctx, sp, "more than %u attributes on one instruction", UINT16_MAX);
 	rhs->nattrs = (uint16_t)nattrs;
+	build_decode(ctx, rhs);
 	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
 }
 
@@ -1114,122 +1142,4 @@ struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
 	ctx->splits.len = b->split_mark;
 	free(b);
 	return c;
-}
-
-/* ---- values (decoded on demand; module mode keeps spans only) ---- */
-
-static struct hlo_value *build_new_value(struct build_ctx *ctx, enum value_kind kind, struct span sp)
-{
-	struct hlo_value *v = arena_alloc(ctx->arena, sizeof *v);
-	v->kind = kind;
-	v->span = sp;
-	return v;
-}
-
-struct hlo_value *build_value_atom(struct build_ctx *ctx, enum value_kind kind, int64_t i,
-				   struct interned *id, struct span sp)
-{
-	if (build_ir(ctx))
-		return NULL;
-	if (kind == V_IDENT && !id) {
-		/* A keyword: booleans and inf get their own kinds. */
-		if (i == KW_TRUE || i == KW_FALSE) {
-			struct hlo_value *b = build_new_value(ctx, V_BOOL, sp);
-			b->u.i = i == KW_TRUE;
-			return b;
-		}
-		if (i == KW_INF)
-			return build_new_value(ctx, V_INF, sp);
-		id = build_intern(ctx, ctx->src->buf + sp.start, span_len(sp));
-	}
-	if (!id && (kind == V_IDENT || kind == V_NAME))
-		id = build_intern_span(ctx, build_name_text(ctx, sp));
-	struct hlo_value *v = build_new_value(ctx, kind, sp);
-	v->key = id;
-	if (kind == V_INT || kind == V_PUNCT)
-		v->u.i = i;
-	if (kind == V_DECIMAL) {
-		char tmp[128];
-		size_t n = span_len(sp) < sizeof tmp - 1 ? span_len(sp) : sizeof tmp - 1;
-		memcpy(tmp, ctx->src->buf + sp.start, n);
-		tmp[n] = 0;
-		v->u.d = strtod(tmp, NULL);
-		if (!strncmp(tmp, "nan", 3) || !strncmp(tmp, "-nan", 4))
-			v->u.d = tmp[0] == '-' ? -NAN : NAN;
-	}
-	return v;
-}
-
-struct hlo_value *build_value_shape(struct build_ctx *ctx, struct hlo_shape *s, struct span sp)
-{
-	if (build_ir(ctx))
-		return NULL;
-	struct hlo_value *v = build_new_value(ctx, V_SHAPE, sp);
-	v->u.shape = s;
-	return v;
-}
-
-struct hlo_value *build_value_pair(struct build_ctx *ctx, struct interned *key, struct hlo_value *val,
-				   struct span sp)
-{
-	if (build_ir(ctx))
-		return NULL;
-	struct hlo_value *v = build_new_value(ctx, V_PAIR, sp);
-	v->key = key;
-	v->child = val;
-	return v;
-}
-
-struct hlo_value *build_value_append(struct build_ctx *ctx, struct hlo_value *tail,
-				     struct hlo_value *item, bool comma)
-{
-	(void)ctx;
-	if (!item)
-		return tail;
-	item->comma_before = comma;
-	if (!tail) {
-		item->next = item;  /* circular: tail->next is the head */
-		return item;
-	}
-	item->next = tail->next;
-	tail->next = item;
-	return item;
-}
-
-struct hlo_value *build_value_group(struct build_ctx *ctx, enum value_kind kind,
-				    struct hlo_value *items_tail, struct span sp)
-{
-	if (build_ir(ctx))
-		return NULL;
-	struct hlo_value *v = build_new_value(ctx, kind, sp);
-	if (items_tail) {
-		v->child = items_tail->next;
-		items_tail->next = NULL;
-	}
-	return v;
-}
-
-struct hlo_value *build_value_body(struct build_ctx *ctx, struct hlo_comp *c, struct span sp)
-{
-	if (build_ir(ctx))
-		return NULL;
-	(void)c;
-	struct hlo_value *v = build_new_value(ctx, V_BODY, sp);
-	/* The computation was built by the module parse; find it by position. */
-	for (struct hlo_module *m = ctx->file->modules; m && !v->u.comp; m = m->next)
-		for (uint32_t i = 0; i < m->ncomps; i++)
-			if (m->comps[i]->inline_body && m->comps[i]->span.start == sp.start) {
-				v->u.comp = m->comps[i];
-				break;
-			}
-	return v;
-}
-
-void build_value_result(struct build_ctx *ctx, struct hlo_value *tail)
-{
-	if (build_ir(ctx) || !tail)
-		return;
-	struct hlo_value *head = tail->next;
-	tail->next = NULL;
-	ctx->value = head;
 }

@@ -63,6 +63,10 @@ struct build_ctx {
 	uint32_t progress_tick;
 	uint64_t progress_end;      /* end of the text this run parses (a piece of it, parse.c) */
 	int nesting_limit;
+	/* Module mode: called with each computation body as it closes, while
+	 * its text was just read (parse.c binds its names then). */
+	void (*body_done)(struct build_ctx *ctx, struct hlo_comp *c, void *arg);
+	void *body_done_arg;
 };
 
 /* hlo_operand.reserved while building: how to finish the operand. */
@@ -85,6 +89,15 @@ struct hlo_shape *build_shape_tuple(struct hlo_file *f, struct hlo_shape **elems
 
 /* ---- token classification (scanner) ---- */
 struct interned *build_intern(struct build_ctx *ctx, const char *s, size_t n);
+/* The same for the text of sp. */
+struct interned *build_intern_span(struct build_ctx *ctx, struct span sp);
+/* A name's span without its '%' and a definition's ':'. */
+struct span build_name_text(struct build_ctx *ctx, struct span sp);
+/* Whether the actions build the module IR (module mode), not a value. */
+static inline bool build_ir(const struct build_ctx *ctx)
+{
+	return ctx->mode == BUILD_MODULE;
+}
 
 /* ---- builders, one per grammar action; see hlo.y for the rules ---- */
 struct hlo_stack_tables;

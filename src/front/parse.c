@@ -24,12 +24,21 @@ static uint64_t parse_progress_bytes(void)
 	return e && *e ? strtoull(e, NULL, 10) : 256ull << 20;
 }
 
+struct parse_piece;
+static void parse_pieces_body(struct build_ctx *ctx, struct hlo_comp *c, void *arg);
+
 /* Parses src->buf[start, end) into f (its arena and names set up by the
- * caller) as one run of the grammar; the errors it reported. */
-static unsigned parse_text(struct hlo_file *f, struct diag_sink *d, uint64_t start, uint64_t end, bool progress)
+ * caller) as one run of the grammar; the errors it reported.  A piece
+ * (p non-NULL) binds each computation's names as it closes. */
+static unsigned parse_text(struct hlo_file *f, struct diag_sink *d, uint64_t start, uint64_t end, bool progress,
+			   struct parse_piece *p)
 {
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, d, BUILD_MODULE, NULL);
+	if (p) {
+		ctx.body_done = parse_pieces_body;
+		ctx.body_done_arg = p;
+	}
 	/* Progress on stderr for inputs over 256 MB, when a person watches it. */
 	ctx.progress = progress && f->src->len > parse_progress_bytes() && isatty(STDERR_FILENO);
 	ctx.progress_end = end;
@@ -69,7 +78,7 @@ struct parse_piece {
 	struct hlo_file f;          /* its own arena and names; the source is shared */
 	struct diag_sink d;         /* counts only: an error sends the input to the serial parse */
 	uint64_t start, end;
-	unsigned errors;
+	unsigned errors, names_errors;
 	bool first;
 };
 
@@ -89,17 +98,22 @@ static uint64_t parse_pieces_cut(const char *buf, uint64_t from, uint64_t len)
 	return 0;
 }
 
+/* The names local to a computation are bound on the piece's thread as
+ * it closes, its text still in the cache: the serial resolve is left the
+ * module-wide part.  Not after an error (the input is parsed again). */
+static void parse_pieces_body(struct build_ctx *ctx, struct hlo_comp *c, void *arg)
+{
+	struct parse_piece *p = arg;
+	if (!ctx->errors && !p->d.errors)
+		p->names_errors += !resolve_names(c, &p->f, &p->d);
+}
+
 static void *parse_pieces_run(void *arg)
 {
 	struct parse_piece *p = arg;
 	parse_file_init(&p->f, p->f.src, p->end - p->start);
 	diag_init(&p->d, NULL, 1);
-	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first);
-	/* The names local to each computation are bound here too, on this
-	 * thread: the serial resolve is left the module-wide part. */
-	for (struct hlo_module *m = p->f.modules; m && !p->errors; m = m->next)
-		for (uint32_t c = 0; c < m->ncomps && !p->errors; c++)
-			p->errors += !resolve_names(m->comps[c], &p->f, &p->d);
+	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first, p) + p->names_errors;
 	return NULL;
 }
 
@@ -229,7 +243,7 @@ struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 	struct hlo_file *f = xcalloc(1, sizeof *f);
 	if (!parse_pieces_parse(f, src)) {
 		parse_file_init(f, src, src->len);
-		f->errors = parse_text(f, d, 0, src->len, true);
+		f->errors = parse_text(f, d, 0, src->len, true, NULL);
 	}
 	for (struct hlo_module *m = f->modules; m; m = m->next) {
 		if (!m->valid)
@@ -241,6 +255,7 @@ struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 		m->valid = d->errors == before;
 		f->errors += d->errors - before;
 	}
+	source_drop_all(src);
 	return f;
 }
 

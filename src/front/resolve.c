@@ -21,6 +21,7 @@ struct resolve_ctx {
 	struct diag_sink *d;
 	struct arena scratch;       /* decoded attribute values, dropped per use */
 	unsigned errors;
+	uint64_t drop_mark;         /* source_drop: the text of instructions resolved */
 };
 
 static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt, ...)
@@ -32,18 +33,6 @@ static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt
 	va_start(ap, fmt);
 	diag_vreport(r->d, r->f->src, sp, DIAG_ERROR, fmt, ap);
 	va_end(ap);
-}
-
-static bool resolve_is_callee_attr(enum attr_key k)
-{
-	switch (k) {
-	case ATTR_CALLS: case ATTR_TO_APPLY: case ATTR_BODY: case ATTR_CONDITION:
-	case ATTR_BRANCH_COMPUTATIONS: case ATTR_TRUE_COMPUTATION: case ATTR_FALSE_COMPUTATION:
-	case ATTR_SELECT: case ATTR_SCATTER: case ATTR_CALLED_COMPUTATIONS:
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* ---- computations ---- */
@@ -153,10 +142,13 @@ static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
 static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 {
 	struct resolve_vec out = { 0 };
+	uint32_t seen = 0;      /* callee attributes so far */
+	bool one_each = true;   /* each of them named one computation */
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		struct hlo_attr *a = &i->attrs[k];
-		if (!resolve_is_callee_attr(a->key))
+		if (!ir_attr_is_callee(a->key))
 			continue;
+		one_each &= out.n == seen++;
 		/* to_apply={...}: the body was built by the module parse; decoding
 		 * the value again would re-parse every nested body (quadratic). */
 		struct hlo_comp *body = resolve_inline_at(r, a->value_off);
@@ -192,6 +184,8 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 		i->callees = arena_array(&r->f->arena, out.n, sizeof *i->callees);
 		memcpy(i->callees, out.p, out.n * sizeof *i->callees);
 		i->ncallees = out.n;
+		if (one_each && out.n == seen)
+			i->flags |= IR_ONE_CALLEE_PER_ATTR;
 	}
 	free(out.p);
 }
@@ -605,8 +599,10 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
  * undefined ones (and cycles reported as such). */
 static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_comp *c)
 {
+	uint64_t mark = c->span.start;   /* a large computation's text goes as it is bound */
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *i = c->instrs[k];
+		source_drop(r->f->src, &mark, i->start);
 		i->comp = c;
 		if (!resolve_bind(sc, i, k))
 			continue;
@@ -692,7 +688,9 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 		intern_reserve(sc.names, c->ninstrs);
 	}
 	resolve_bind_all(r, &sc, c);
+	uint64_t mark = c->span.start;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		source_drop(r->f->src, &mark, c->instrs[k]->start);
 		if (full_instrs)
 			resolve_instr(r, &sc, c->instrs[k], &made);
 		else
@@ -708,8 +706,10 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 {
 	if (c->names_resolved) {
-		for (uint32_t k = 0; k < c->ninstrs; k++)
+		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			resolve_instr(r, NULL, c->instrs[k], NULL);
+			source_drop(r->f->src, &r->drop_mark, c->instrs[k]->start);
+		}
 	} else {
 		resolve_comp_with(r, c, true);
 	}
@@ -867,8 +867,10 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 			r.inline_comps[r.ninline++] = m->comps[k];
 	qsort(r.inline_comps, r.ninline, sizeof *r.inline_comps, resolve_cmp_start);
 	resolve_bind_comps(&r);
-	for (uint32_t k = 0; k < m->ncomps; k++)
+	for (uint32_t k = 0; k < m->ncomps; k++) {
 		resolve_comp(&r, m->comps[k]);
+		source_drop(r.f->src, &r.drop_mark, m->comps[k]->span.start);   /* the serial parse's */
+	}
 	resolve_unbind_comps(m);
 	if (!r.errors) {
 		resolve_edges(&r);

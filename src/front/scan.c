@@ -595,6 +595,10 @@ static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t 
 		ss->win[k] = ss->heap[k];
 	}
 	memcpy(ss->win[k], ss->whole + start, (size_t)n);
+	/* The text before the window is in the IR's spans now: its pages go
+	 * back until a later stage reads them (source_drop). */
+	if (ss->ctx->mode == BUILD_MODULE)
+		source_drop(ss->ctx->file->src, &ss->drop_mark, ss->whole_base + start);
 	ss->win[k][n] = ss->win[k][n + 1] = 0;
 	ss->win_cur = k;
 	ss->buf = ss->win[k];
@@ -649,6 +653,7 @@ int scan_run(struct build_ctx *ctx, const char *text, uint64_t len, uint64_t bas
 	ss.whole_base = base;
 	ss.whole_len = len;
 	ss.win_cur = 1;
+	ss.drop_mark = base;
 	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
 			 : ctx->mode == BUILD_VALUE ? START_VALUE
 			 : ctx->mode == BUILD_SHAPE ? START_SHAPE : START_SIGNATURE;

@@ -50,6 +50,7 @@ struct scan_state {
 	char small[2][256];     /* short texts (one attribute value) need no malloc */
 	char *heap[2];
 	size_t heap_cap[2];
+	uint64_t drop_mark;     /* source text before this is dropped (source_drop) */
 };
 
 /* Runs the scanner and the grammar over text[0..len) whose first byte is

@@ -591,6 +591,7 @@ static void verify_comp(struct verify_ctx *v, struct hlo_comp *c)
 		}
 		v->chain[k] = NULL;
 		verify_instr(v, i);
+		source_drop(v->f->src, &v->drop_mark, i->start);
 		if (diag_full(v->d))
 			return;
 	}

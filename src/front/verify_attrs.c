@@ -15,22 +15,9 @@
 
 /* ---- The attribute vocabulary ---- */
 
-enum vkind {
-	VK_NONE,           /* not an instruction attribute (a module's), or no name */
-	VK_ANY,            /* not decoded (backend_config, origin, literal, ...) */
-	VK_INT, VK_INT32, VK_BOOL, VK_FLOAT, VK_STRING, VK_INTS, VK_BOOLS,
-	VK_COMP,           /* one computation (name or inline body) */
-	VK_COMPS,          /* {comp, ...} */
-	VK_CALLS,          /* calls=: one computation, or several comma separated */
-	VK_ENUM, VK_SHARDING, VK_METADATA, VK_FRONTEND, VK_WINDOW, VK_SLICE, VK_PADDING,
-	VK_DIM_LABELS, VK_REPLICA_GROUPS, VK_PAIRS, VK_SHAPES, VK_SHAPE, VK_OPERAND_ALIASING,
-	VK_RESULT_ACCURACY, VK_DOMAIN, VK_STATISTICS, VK_PRECISION, VK_ALGORITHM,
-	VK_SLICE_SIZES,    /* gather: {ints}; collective-permute: {{ints}...} */
-};
 
 static const char *const verify_directions[] = { "EQ", "NE", "GE", "GT", "LE", "LT", NULL };
 static const char *const verify_compare_types[] = { "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", NULL };
-static const char *const verify_fusion_kinds[] = { "kLoop", "kInput", "kOutput", "kCustom", NULL };
 static const char *const verify_fft_types[] = { "FFT", "IFFT", "RFFT", "IRFFT", NULL };
 static const char *const verify_padding_types[] = { "PADDING_INVALID", "PADDING_VALID", "PADDING_SAME", NULL };
 static const char *const verify_distributions[] = { "rng_uniform", "rng_normal", "rng_invalid", NULL };

@@ -33,6 +33,7 @@ struct verify_ctx {
 	const char *warned[32];
 	size_t warned_len[32];
 	uint32_t nwarned;
+	uint64_t drop_mark;         /* source_drop: the text of instructions checked */
 };
 
 void verify_attr_error(struct verify_ctx *v, const struct hlo_attr *at, const struct attr_error *e);

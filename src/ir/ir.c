@@ -73,7 +73,22 @@ const char *ir_attr_name(enum attr_key k)
 	return k < ATTR_COUNT ? ir_attr_names[k] : "";
 }
 
-bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx)
+static const uint8_t ir_attr_vkinds[] = {
+	VK_NONE,
+#define ATTR(e, text, generic, vk, names, nocase, what, pg, pf, dflt) vk,
+#include "attrs.def"
+#undef ATTR
+};
+
+bool ir_attr_is_callee(enum attr_key k)
+{
+	enum vkind vk = k < ATTR_COUNT ? (enum vkind)ir_attr_vkinds[k] : VK_NONE;
+	return vk == VK_COMP || vk == VK_COMPS || vk == VK_CALLS;
+}
+
+/* mark: source_drop's, for the text of the instructions already visited
+ * (their attributes may have been read). */
+static bool ir_walk_comp_at(struct hlo_comp *c, const struct ir_visitor *v, void *ctx, uint64_t *mark)
 {
 	if (v->comp) {
 		enum walk_result r = v->comp(c, ctx);
@@ -82,12 +97,21 @@ bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx)
 		if (r == WALK_SKIP)
 			return true;
 	}
-	for (uint32_t i = 0; i < c->ninstrs; i++)
+	const struct source *src = c->module->file->src;
+	for (uint32_t i = 0; i < c->ninstrs; i++) {
 		if (v->instr && v->instr(c->instrs[i], ctx) == WALK_STOP)
 			return false;
+		source_drop(src, mark, c->instrs[i]->start);
+	}
 	if (v->comp_end)
 		v->comp_end(c, ctx);
 	return true;
+}
+
+bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx)
+{
+	uint64_t mark = c->span.start;
+	return ir_walk_comp_at(c, v, ctx, &mark);
 }
 
 bool ir_walk(struct hlo_module *m, const struct ir_visitor *v, void *ctx)
@@ -99,8 +123,9 @@ bool ir_walk(struct hlo_module *m, const struct ir_visitor *v, void *ctx)
 		if (r == WALK_SKIP)
 			return true;
 	}
+	uint64_t mark = 0;
 	for (uint32_t i = 0; i < m->ncomps; i++)
-		if (!ir_walk_comp(m->comps[i], v, ctx))
+		if (!ir_walk_comp_at(m->comps[i], v, ctx, &mark))
 			return false;
 	return true;
 }
@@ -127,6 +152,14 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
 	const struct hlo_attr *a = ir_attr(i, key);
 	if (!a || !i->comp)
 		return NULL;
+	/* Without reading the text, which late stages would otherwise bring
+	 * back into memory (source_drop) one scattered page at a time. */
+	if (i->flags & IR_ONE_CALLEE_PER_ATTR) {
+		uint32_t slot = 0;
+		for (const struct hlo_attr *b = i->attrs; b < a; b++)
+			slot += ir_attr_is_callee(b->key);
+		return ir_attr_is_callee(a->key) && slot < i->ncallees ? i->callees[slot] : NULL;
+	}
 	const char *p = ir_text(i->comp->module->file, ir_attr_value(a));
 	size_t n = a->value_len;
 	if (n && p[0] == '%') {
@@ -388,6 +421,16 @@ size_t ir_shape_format_ex(const struct hlo_shape *s, bool with_layout, bool inde
 const char *ir_text(const struct hlo_file *f, struct span sp)
 {
 	return f->src->buf + sp.start;
+}
+
+const char *const ir_fusion_kinds[] = { "kLoop", "kInput", "kOutput", "kCustom", NULL };
+
+enum fusion_kind ir_fusion_kind_of(const char *text, size_t n)
+{
+	for (int k = 0; ir_fusion_kinds[k]; k++)
+		if (strlen(ir_fusion_kinds[k]) == n && !memcmp(ir_fusion_kinds[k], text, n))
+			return (enum fusion_kind)(FUSION_LOOP + k);
+	return FUSION_UNKNOWN;
 }
 
 bool ir_op_elementwise_binary(enum opcode op)

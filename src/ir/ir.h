@@ -39,6 +39,20 @@ enum attr_key {
 	ATTR_COUNT
 };
 
+/* An attribute's value kind (attrs.def's vk column): how verify checks it. */
+enum vkind {
+	VK_NONE,           /* not an instruction attribute (a module's), or no name */
+	VK_ANY,            /* not decoded (backend_config, origin, literal, ...) */
+	VK_INT, VK_INT32, VK_BOOL, VK_FLOAT, VK_STRING, VK_INTS, VK_BOOLS,
+	VK_COMP,           /* one computation (name or inline body) */
+	VK_COMPS,          /* {comp, ...} */
+	VK_CALLS,          /* calls=: one computation, or several comma separated */
+	VK_ENUM, VK_SHARDING, VK_METADATA, VK_FRONTEND, VK_WINDOW, VK_SLICE, VK_PADDING,
+	VK_DIM_LABELS, VK_REPLICA_GROUPS, VK_PAIRS, VK_SHAPES, VK_SHAPE, VK_OPERAND_ALIASING,
+	VK_RESULT_ACCURACY, VK_DOMAIN, VK_STATISTICS, VK_PRECISION, VK_ALGORITHM,
+	VK_SLICE_SIZES,    /* gather: {ints}; collective-permute: {{ints}...} */
+};
+
 enum ir_kind { IR_MODULE = 1, IR_COMP, IR_INSTR };
 
 /* Opcode table. */
@@ -51,6 +65,9 @@ bool ir_type_is_complex(enum ptype t);
 bool ir_type_is_signed_int(enum ptype t);
 bool ir_type_is_unsigned_int(enum ptype t);  /* u* (not pred) */
 const char *ir_attr_name(enum attr_key k);
+/* Whether the attribute names computations (calls=, to_apply=, body=,
+ * branch_computations=, ...): resolve makes them the instruction's callees. */
+bool ir_attr_is_callee(enum attr_key k);
 
 /* ---- Shapes and layouts (immutable, hash-consed per file) ---- */
 
@@ -145,13 +162,27 @@ struct hlo_instr_extra {
 	uint32_t lit_off, lit_len;           /* constant "(...)": offset from start, length */
 	uint32_t ncontrol;
 	struct hlo_instr **control;          /* control-predecessors, resolved */
+	struct interned *target;             /* custom_call_target, unquoted (attr_plain) */
 };
 
 enum instr_flag {
 	IR_ROOT = 1,          /* written with ROOT */
 	IR_ANONYMOUS = 2,     /* nested instruction or synthesized GTE */
 	IR_SHAPE_WRITTEN = 4, /* result shape present in the text */
+	IR_FUSION_SHIFT = 3,  /* bits 3-5: a fusion's enum fusion_kind */
+	IR_ONE_CALLEE_PER_ATTR = 64, /* callees[k] is the k-th callee attribute's (resolve) */
+	IR_SCALAR_NUMBER = 128, /* a rank-0 integer or pred constant whose value is number */
 };
+
+/* A fusion's kind= (XLA's FusionKind), decoded when the instruction is
+ * built: the memory model asks it of every fusion, and reading it from the
+ * text then would bring the whole file back into memory. */
+enum fusion_kind { FUSION_UNKNOWN, FUSION_LOOP, FUSION_INPUT, FUSION_OUTPUT, FUSION_CUSTOM };
+/* Their names, in enum order from FUSION_LOOP, NULL-terminated. */
+extern const char *const ir_fusion_kinds[];
+/* The kind an unquoted kind= value names (attr_plain_value unquotes);
+ * FUSION_UNKNOWN when none. */
+enum fusion_kind ir_fusion_kind_of(const char *text, size_t n);
 
 /* Kept compact (112 bytes): the IR of a 100 MB dump must fit next to it.
  * Names are slices of the source (or of the arena for synthesized ones),
@@ -174,7 +205,8 @@ struct hlo_instr {
 	uint32_t noperands;
 	uint32_t nusers;
 	uint32_t ncallees;
-	int32_t number;             /* parameter(N) number, get-tuple-element index, else -1 */
+	int32_t number;             /* parameter(N) number, get-tuple-element index, the value
+				     * of an IR_SCALAR_NUMBER constant, else -1 */
 	struct hlo_shape *shape;    /* result shape (inferred when not written) */
 	struct hlo_comp *comp;
 	struct hlo_operand *operands;
@@ -219,6 +251,10 @@ static inline struct span ir_operand_span(const struct hlo_operand *o)
 }
 static inline bool ir_is_root(const struct hlo_instr *i) { return i->flags & IR_ROOT; }
 static inline bool ir_is_anonymous(const struct hlo_instr *i) { return i->flags & IR_ANONYMOUS; }
+static inline enum fusion_kind ir_fusion_kind(const struct hlo_instr *i)
+{
+	return (enum fusion_kind)((i->flags >> IR_FUSION_SHIFT) & 7);
+}
 /* printf arguments for "%.*s" of i's name. */
 #define IR_NM(i) (int)(i)->name_len, (i)->name
 /* True when the instruction's name is exactly s. */

@@ -252,12 +252,60 @@ const char *source_binary(const char *buf, uint64_t len)
 }
 
 /* Frees a read buffer or unmaps a mapped file (maplen > 0). */
-static void source_release(const char *buf, size_t maplen)
+static void source_unload(const char *buf, size_t maplen)
 {
 	if (maplen)
 		munmap((void *)(uintptr_t)buf, maplen);
 	else
 		free((void *)(uintptr_t)buf);
+}
+
+/* Pages are dropped 2 MiB at a time at least (one madvise call per batch,
+ * not per computation); HLO_DROP_BYTES (>= 4096) lets tests drop often. */
+static uint64_t source_drop_batch(void)
+{
+	const char *e = getenv("HLO_DROP_BYTES");
+	uint64_t b = e ? strtoull(e, NULL, 10) : 0;
+	return b >= 4096 ? b : (uint64_t)2 << 20;
+}
+
+/* Calls of madvise, for HLO_DROP_TRACE (tests: were pages dropped?). */
+static _Atomic unsigned long source_drops;
+
+void source_drop(const struct source *s, uint64_t *mark, uint64_t to)
+{
+	if (!s->drop_batch || to > s->len || to < *mark || to - *mark < s->drop_batch)
+		return;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = (*mark + page - 1) / page * page, end = to / page * page;
+	*mark = to;
+
+	if (end > from) {
+		madvise((void *)(uintptr_t)(s->buf + from), (size_t)(end - from), MADV_DONTNEED);
+		source_drops++;
+	}
+}
+
+bool source_equals(const struct source *s, const char *data, size_t n)
+{
+	if (n != s->len)
+		return false;
+	uint64_t mark = 0;
+	for (uint64_t off = 0; off < n;) {
+		uint64_t k = n - off < ((uint64_t)4 << 20) ? n - off : (uint64_t)4 << 20;
+		if (memcmp(s->buf + off, data + off, (size_t)k))
+			return false;
+		off += k;
+		source_drop(s, &mark, off);
+	}
+	return true;
+}
+
+void source_drop_all(const struct source *s)
+{
+	if (s && s->maplen) {
+		madvise((void *)(uintptr_t)s->buf, s->maplen, MADV_DONTNEED);
+	}
 }
 
 struct source *source_load(const char *path, char *err, size_t errlen)
@@ -286,7 +334,7 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 		const char *why;
 		uint64_t outlen = 0;
 		char *out = source_gunzip(buf, len, &outlen, &why);
-		source_release(buf, maplen);
+		source_unload(buf, maplen);
 		if (!out) {
 			snprintf(err, errlen, "cannot decompress '%s': %s",
 				 is_stdin ? "<stdin>" : path, why);
@@ -302,6 +350,7 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 	s->buf = buf;
 	s->len = len;
 	s->maplen = maplen;
+	s->drop_batch = maplen ? source_drop_batch() : 0;
 	s->binary = source_binary(buf, len);
 	return s;
 }
@@ -324,7 +373,9 @@ void source_free(struct source *s)
 {
 	if (!s)
 		return;
-	source_release(s->buf, s->maplen);
+	if (s->maplen && getenv("HLO_DROP_TRACE"))
+		fprintf(stderr, "hlolint: %s: pages dropped %lu times\n", s->path, (unsigned long)source_drops);
+	source_unload(s->buf, s->maplen);
 	free(s->lines);
 	free(s);
 }
@@ -381,6 +432,7 @@ static void source_index(struct source *s, uint64_t off)
 			to = nl ? (uint64_t)(nl - s->buf) + 1 : s->len;
 		}
 		source_scan_lines(s, s->indexed, to);
+		source_drop(s, &s->lines_dropped, s->indexed);   /* indexed: read no more */
 		s->indexed = to;
 	}
 }

@@ -4,6 +4,7 @@
  * table is built lazily, only when a diagnostic needs a line number. */
 #ifndef HLO_SOURCE_H
 #define HLO_SOURCE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@ struct source {
 	uint64_t *lines;    /* start offset of each line, built lazily and only */
 	uint64_t nlines;    /* as far as asked (indexed bytes) */
 	uint64_t lines_cap, indexed;
+	uint64_t lines_dropped; /* text indexed and dropped (source_drop) */
+	uint64_t drop_batch; /* source_drop's unit (mapped files only) */
 	const char *binary; /* NULL for text, else why the input is not HLO text */
 };
 
@@ -29,6 +32,18 @@ void source_free(struct source *s);
  * stray NUL in text is not binary: the scanner reports it in place.  Set
  * in s->binary by source_load; diagnostics never print a binary line. */
 const char *source_binary(const char *buf, uint64_t len);
+/* A mapped file's pages count in the process's resident memory once read.
+ * A stage that walks the text in order drops the pages it is done with:
+ * those wholly in [*mark, to), when that is a batch (2 MiB) or more, and
+ * moves *mark to `to`.  Nothing is lost: reading a dropped page again maps
+ * it from the page cache (a minor fault).  No-op for read buffers, and
+ * safe while other threads read the same pages. */
+void source_drop(const struct source *s, uint64_t *mark, uint64_t to);
+/* Whether the text is data[0, n), compared a few MiB at a time and
+ * dropping what was compared. */
+bool source_equals(const struct source *s, const char *data, size_t n);
+/* Drops every page of a mapped file (the end of a stage). */
+void source_drop_all(const struct source *s);
 /* 1-based line and column (bytes) of offset. */
 void source_position(struct source *s, uint64_t off, uint64_t *line, uint64_t *col);
 /* Start offset of 1-based line (the last line's for a larger number). */

@@ -30,6 +30,7 @@ bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const
 		if (!m->valid)
 			continue;
 		struct mem_model *mm = mem_analyze(m, &mo, &f->arena);
+		source_drop_all(src);   /* the attribute text the model read */
 		sink->module_index = h->module(h->ctx, k++, m, mm);
 		sink->module_first = sink->n;
 		uint32_t n = 0;

@@ -17,6 +17,10 @@ int64_t loop_param_index(const struct hlo_comp *c, const struct hlo_instr *i)
 
 bool loop_const_int(const struct hlo_module *m, const struct hlo_instr *i, int64_t *v)
 {
+	if (i && i->flags & IR_SCALAR_NUMBER) {
+		*v = i->number;
+		return true;
+	}
 	return i && i->op == OP_CONSTANT && i->shape && i->shape->rank == 0 && i->shape->type != PT_TUPLE &&
 	       literal_scalar_int(m->file, ir_instr_literal(i), i->shape, v);
 }

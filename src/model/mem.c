@@ -476,10 +476,8 @@ bool mem_shares_operand(const struct hlo_instr *i)
 	case OP_SELECT:
 	case OP_CLAMP:
 		return true;
-	case OP_FUSION: {
-		const struct hlo_file *f = i->comp->module->file;
-		return attr_plain_is(f, i, ATTR_KIND, "kLoop") || attr_plain_is(f, i, ATTR_KIND, "kInput");
-	}
+	case OP_FUSION:
+		return ir_fusion_kind(i) == FUSION_LOOP || ir_fusion_kind(i) == FUSION_INPUT;
 	default:
 		return ir_op_elementwise_unary((enum opcode)i->op) || ir_op_elementwise_binary((enum opcode)i->op);
 	}

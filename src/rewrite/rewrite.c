@@ -103,6 +103,21 @@ static int rewrite_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Copies base[from, to) to p a few MiB at a time, dropping what was
+ * copied; returns the end of the copy. */
+static char *rewrite_copy(const struct rewrite *r, char *p, uint64_t from, uint64_t to, uint64_t *mark)
+{
+	while (from < to) {
+		uint64_t n = to - from < ((uint64_t)4 << 20) ? to - from : (uint64_t)4 << 20;
+		memcpy(p, r->base + from, (size_t)n);
+		p += n;
+		from += n;
+		if (r->src)
+			source_drop(r->src, mark, from);
+	}
+	return p;
+}
+
 char *rewrite_result(const struct rewrite *r, size_t *len)
 {
 	struct rewrite_edit *ed = NULL;
@@ -115,17 +130,15 @@ char *rewrite_result(const struct rewrite *r, size_t *len)
 			total = total - (size_t)(ed[k].end - ed[k].start) + ed[k].len;
 	}
 	char *out = xmalloc(total + 1), *p = out;
-	uint64_t cur = 0;
+	uint64_t cur = 0, mark = 0;
 	for (uint32_t k = 0; k < r->n; k++) {
 		/* Conflicts were refused when recorded, so edits never go back. */
-		memcpy(p, r->base + cur, (size_t)(ed[k].start - cur));
-		p += ed[k].start - cur;
+		p = rewrite_copy(r, p, cur, ed[k].start, &mark);
 		memcpy(p, ed[k].text, ed[k].len);
 		p += ed[k].len;
 		cur = ed[k].end;
 	}
-	memcpy(p, r->base + cur, (size_t)(r->len - cur));
-	p += r->len - cur;
+	p = rewrite_copy(r, p, cur, r->len, &mark);
 	*p = 0;
 	free(ed);
 	*len = (size_t)(p - out);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arena.h"
+#include "source.h"
 #include "span.h"
 
 struct rewrite_edit {
@@ -25,6 +26,7 @@ struct rewrite {
 	uint32_t nreplace;          /* replacements among the edits */
 	uint32_t seq;
 	struct arena arena;
+	const struct source *src;   /* base's file, if it is one: rewrite_result drops its pages */
 };
 
 /* A rewrite over base[0, len); base must outlive it. */
@@ -49,6 +51,7 @@ void rewrite_rollback(struct rewrite *r, uint32_t mark);
 bool rewrite_empty(const struct rewrite *r);
 
 /* The edited text, xmalloc'd with a NUL after it (caller frees); its length
- * in *len. */
+ * in *len.  With r->src set, the pages of the original are dropped as they
+ * are copied (source_drop): the output and the input are not both held. */
 char *rewrite_result(const struct rewrite *r, size_t *len);
 #endif

@@ -175,6 +175,72 @@ static void source_file_mapped(void)
 	}
 }
 
+/* KiB of the file mapping at buf resident in this process (its "Rss:" in
+ * /proc/self/smaps; mincore would tell the page cache's instead). */
+static long mapped_kib(const char *buf)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	long rss = -1;
+	bool in = false;
+	uintptr_t a = (uintptr_t)buf;
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = a >= lo && a < hi;
+		else if (in && sscanf(line, "Rss: %ld kB", &rss) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return rss;
+}
+
+/* source_drop gives back whole pages behind the mark, a batch (2 MiB) at
+ * a time and never backwards; the text reads the same afterwards. */
+static void source_file_drop(void)
+{
+	size_t n = (size_t)8 << 20, mib = (size_t)1 << 20;
+	char *t = xmalloc(n);
+	for (size_t k = 0; k < n; k++)
+		t[k] = k % 64 == 63 ? '\n' : (char)('a' + k % 26);
+	char *path = write_temp(t, n);
+	char err[256] = "";
+	struct source *s = source_load(path, err, sizeof err);
+	CHECK(s != NULL && s->maplen > 0);
+	if (s && s->maplen) {
+		CHECK(memcmp(s->buf, t, n) == 0);    /* every page resident */
+		CHECK_INT(mapped_kib(s->buf), 8192);
+		uint64_t mark = 0;
+		source_drop(s, &mark, mib);          /* under a batch: kept */
+		CHECK_INT(mark, 0);
+		CHECK_INT(mapped_kib(s->buf), 8192);
+		source_drop(s, &mark, 3 * mib + 100);
+		CHECK_INT(mark, 3 * mib + 100);
+		CHECK_INT(mapped_kib(s->buf), 5120);
+		source_drop(s, &mark, 2 * mib);      /* backwards: nothing */
+		CHECK_INT(mark, 3 * mib + 100);
+		CHECK(memcmp(s->buf, t, n) == 0);    /* dropped pages read again */
+		CHECK_INT(mapped_kib(s->buf), 8192);
+		source_drop_all(s);
+		CHECK_INT(mapped_kib(s->buf), 0);
+		CHECK(source_equals(s, t, n));
+		CHECK_INT(mapped_kib(s->buf), 0);    /* compared and dropped behind */
+		t[n - 2] = '!';
+		CHECK(!source_equals(s, t, n));
+		CHECK(!source_equals(s, t, n - 1));
+		source_free(s);
+	}
+	struct source *m = source_from_memory("m.hlo", t, 4096);
+	uint64_t mark = 0;
+	source_drop(m, &mark, 4096);                 /* a read buffer: nothing to drop */
+	CHECK_INT(mark, 0);
+	source_free(m);
+	unlink(path);
+	free(path);
+	free(t);
+}
+
 /* A mapped file cut short under us: reading past its new end is an I/O
  * error (exit 2 with a message), not a crash.  In a child process. */
 static void source_file_truncated(void)
@@ -371,6 +437,7 @@ const struct unit_case unit_source_cases[] = {
 	{ "source_lines_edge", source_lines_edge },
 	{ "source_file_plain", source_file_plain },
 	{ "source_file_mapped", source_file_mapped },
+	{ "source_file_drop", source_file_drop },
 	{ "source_file_truncated", source_file_truncated },
 	{ "source_lines_lazy", source_lines_lazy },
 	{ "source_file_gzip", source_file_gzip },
