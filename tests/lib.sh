@@ -41,6 +41,29 @@ expect_rule() {
 	[ "$_n" -eq "$_want" ] || fail "$_f $*: $_n lines match '$_pat', expected $_want"
 }
 
+# base ENV ARGS...: `$HLOLINT ARGS` under the environment assignments ENV
+# (one word, space separated; "" for none) into $tmp/base.*; an exit
+# above 2 (a crash) fails.  agree ENV ARGS... then runs another way and
+# fails unless it prints the same output and errors with the same exit.
+base() {
+	_env=$1
+	shift
+	# shellcheck disable=SC2086  # ENV is split on purpose
+	env $_env "$HLOLINT" "$@" >"$tmp/base.out" 2>"$tmp/base.err"
+	base_rc=$?
+	[ "$base_rc" -le 2 ] || fail "$*: exit $base_rc"
+}
+agree() {
+	_env=$1
+	shift
+	# shellcheck disable=SC2086
+	env $_env "$HLOLINT" "$@" >"$tmp/agree.out" 2>"$tmp/agree.err"
+	_rc=$?
+	[ "$_rc" = "$base_rc" ] || fail "$_env $*: exit $_rc, $base_rc the other way"
+	cmp -s "$tmp/base.out" "$tmp/agree.out" || fail "$_env $*: output differs"
+	cmp -s "$tmp/base.err" "$tmp/agree.err" || fail "$_env $*: errors differ"
+}
+
 # jnum KEY FILE: the number of "KEY": N in pretty-printed JSON (the first).
 jnum() { sed -n "s/^ *\"$1\": \\([0-9][0-9]*\\),\\{0,1\\}\$/\\1/p" "$2" | head -n 1; }
 

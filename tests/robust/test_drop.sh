@@ -13,16 +13,11 @@ never=999999999999
 # same FILE: every command agrees with and without dropping.
 same() {
 	for cmd in "fmt" "mem" "check --no-config --format json --target tpu-v5e" "annotate --no-config"; do
-		HLO_DROP_BYTES=$never "$HLOLINT" $cmd -j 1 "$1" >"$tmp/keep.out" 2>"$tmp/keep.err"
-		want=$?
-		[ "$want" -le 2 ] || fail "$1: $cmd exit $want"
+		# shellcheck disable=SC2086  # cmd is split on purpose
+		base "HLO_DROP_BYTES=$never" $cmd -j 1 "$1"
 		for pieces in $never 1; do
-			HLO_DROP_BYTES=4096 HLO_PARSE_PIECES_MIN=$pieces "$HLOLINT" $cmd -j 3 "$1" \
-				>"$tmp/drop.out" 2>"$tmp/drop.err"
-			rc=$?
-			[ $rc = "$want" ] || fail "$1: $cmd (pieces from $pieces bytes) exit $rc, $want without dropping"
-			cmp -s "$tmp/keep.out" "$tmp/drop.out" || fail "$1: $cmd (pieces from $pieces bytes): output differs"
-			cmp -s "$tmp/keep.err" "$tmp/drop.err" || fail "$1: $cmd (pieces from $pieces bytes): errors differ"
+			# shellcheck disable=SC2086
+			agree "HLO_DROP_BYTES=4096 HLO_PARSE_PIECES_MIN=$pieces" $cmd -j 3 "$1"
 		done
 	done
 }

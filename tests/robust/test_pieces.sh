@@ -13,15 +13,11 @@ serial=999999999999999
 # same FILE: fmt, mem and check outputs and exit statuses agree.
 same() {
 	for cmd in "fmt" "mem" "check --no-config --format json --target tpu-v5e"; do
-		HLO_PARSE_PIECES_MIN=$serial "$HLOLINT" $cmd -j 1 "$1" >"$tmp/serial.out" 2>"$tmp/serial.err"
-		want=$?
-		[ "$want" -le 2 ] || fail "$1: $cmd exit $want"
+		# shellcheck disable=SC2086  # cmd is split on purpose
+		base "HLO_PARSE_PIECES_MIN=$serial" $cmd -j 1 "$1"
 		for j in 2 3 5; do
-			HLO_PARSE_PIECES_MIN=1 "$HLOLINT" $cmd -j $j "$1" >"$tmp/pieces.out" 2>"$tmp/pieces.err"
-			rc=$?
-			[ $rc = "$want" ] || fail "$1: $cmd -j $j exit $rc, serially $want"
-			cmp -s "$tmp/serial.out" "$tmp/pieces.out" || fail "$1: $cmd -j $j output differs from the serial parse"
-			cmp -s "$tmp/serial.err" "$tmp/pieces.err" || fail "$1: $cmd -j $j errors differ from the serial parse"
+			# shellcheck disable=SC2086
+			agree HLO_PARSE_PIECES_MIN=1 $cmd -j $j "$1"
 		done
 	done
 }
@@ -89,5 +85,5 @@ for f in comment two bad; do
 	HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse -j 2 "$tmp/$f.hlo" >/dev/null 2>"$tmp/trace"
 	grep -q 'parsed again serially' "$tmp/trace" || fail "$f.hlo was not parsed again serially: $(cat "$tmp/trace")"
 done
-grep -q "unknown opcode 'paramter'" "$tmp/serial.err" || fail "bad.hlo's error was not reported"
+grep -q "unknown opcode 'paramter'" "$tmp/base.err" || fail "bad.hlo's error was not reported"
 exit $st
