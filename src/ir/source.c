@@ -1,8 +1,8 @@
 /* source.c - loads an input and maps offsets to line:col.  A regular file
- * is mapped read-only (nothing copied, no anonymous memory for the text);
- * pipes and stdin are read into a buffer that grows geometrically; gzip
- * data is inflated with zlib.  Either way two NULs follow the text.  The
- * line table is built only when a diagnostic asks for a line. */
+ * is mapped read-only (nothing copied, no anonymous memory for the text)
+ * and its pages are given back behind each stage (source_drop); pipes and
+ * stdin are read into a growing buffer; gzip data is inflated with zlib.
+ * Two NULs follow the text.  The line table is built only when asked. */
 #include "source.h"
 #include <stdbool.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* source.h - one input file held in memory, and offset -> line:col.
- * Regular files are mapped read-only; stdin, pipes and gzip (zlib) are
- * read into a buffer.  Two NUL bytes follow the text either way.  The line
- * table is built lazily, only when a diagnostic needs a line number. */
+ * Regular files are mapped read-only, and the stages drop the pages they
+ * are done with; stdin, pipes and gzip (zlib) are read into a buffer.  Two
+ * NUL bytes follow the text either way.  The line table is built lazily. */
 #ifndef HLO_SOURCE_H
 #define HLO_SOURCE_H
 #include <stdbool.h>
