@@ -37,9 +37,9 @@ struct hlo_value *attr_parse(struct hlo_file *f, const struct hlo_attr *at, stru
  * plain quoted string (custom_call_target="MoveToHost"), without quotes:
  * *n bytes, not NUL-terminated; NULL when absent.  Escapes are not decoded
  * (these names never carry any; attr_string decodes in full). */
-/* The same for attribute a itself, read from the text. */
-const char *attr_plain_value(const struct hlo_file *f, const struct hlo_attr *a, size_t *n);
 const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, size_t *n);
+/* The same for attribute a itself, always read from the text. */
+const char *attr_plain_value(const struct hlo_file *f, const struct hlo_attr *a, size_t *n);
 bool attr_plain_is(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *s);
 bool attr_plain_starts(const struct hlo_file *f, const struct hlo_instr *i, enum attr_key key, const char *prefix);
 /* A JSON value (backend_config) read as text: whether "name" appears as a

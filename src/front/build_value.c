@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scan.h"
+
 static struct hlo_value *build_value_new(struct build_ctx *ctx, enum value_kind kind, struct span sp)
 {
 	struct hlo_value *v = arena_alloc(ctx->arena, sizeof *v);

@@ -24,21 +24,16 @@ static uint64_t parse_progress_bytes(void)
 	return e && *e ? strtoull(e, NULL, 10) : 256ull << 20;
 }
 
-struct parse_piece;
-static void parse_pieces_body(struct build_ctx *ctx, struct hlo_comp *c, void *arg);
-
 /* Parses src->buf[start, end) into f (its arena and names set up by the
- * caller) as one run of the grammar; the errors it reported.  A piece
- * (p non-NULL) binds each computation's names as it closes. */
+ * caller) as one run of the grammar; the errors it reported.  body_done,
+ * when given, is called with each computation as it closes (build.h). */
 static unsigned parse_text(struct hlo_file *f, struct diag_sink *d, uint64_t start, uint64_t end, bool progress,
-			   struct parse_piece *p)
+			   void (*body_done)(struct build_ctx *, struct hlo_comp *, void *), void *arg)
 {
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, d, BUILD_MODULE, NULL);
-	if (p) {
-		ctx.body_done = parse_pieces_body;
-		ctx.body_done_arg = p;
-	}
+	ctx.body_done = body_done;
+	ctx.body_done_arg = arg;
 	/* Progress on stderr for inputs over 256 MB, when a person watches it. */
 	ctx.progress = progress && f->src->len > parse_progress_bytes() && isatty(STDERR_FILENO);
 	ctx.progress_end = end;
@@ -113,7 +108,7 @@ static void *parse_pieces_run(void *arg)
 	struct parse_piece *p = arg;
 	parse_file_init(&p->f, p->f.src, p->end - p->start);
 	diag_init(&p->d, NULL, 1);
-	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first, p) + p->names_errors;
+	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first, parse_pieces_body, p) + p->names_errors;
 	return NULL;
 }
 
@@ -243,7 +238,7 @@ struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 	struct hlo_file *f = xcalloc(1, sizeof *f);
 	if (!parse_pieces_parse(f, src)) {
 		parse_file_init(f, src, src->len);
-		f->errors = parse_text(f, d, 0, src->len, true, NULL);
+		f->errors = parse_text(f, d, 0, src->len, true, NULL, NULL);
 	}
 	for (struct hlo_module *m = f->modules; m; m = m->next) {
 		if (!m->valid)

@@ -869,7 +869,8 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	resolve_bind_comps(&r);
 	for (uint32_t k = 0; k < m->ncomps; k++) {
 		resolve_comp(&r, m->comps[k]);
-		source_drop(r.f->src, &r.drop_mark, m->comps[k]->span.start);   /* the serial parse's */
+		/* what the marks inside small computations leave (the serial parse) */
+		source_drop(r.f->src, &r.drop_mark, m->comps[k]->span.start);
 	}
 	resolve_unbind_comps(m);
 	if (!r.errors) {
