@@ -59,7 +59,7 @@ static void hb_live_notes(struct finding_sink *fs, struct finding *f, const stru
 			ir_shape_format(b->shape, true, shape, sizeof shape);
 			finding_from(fs, mm->module, b->def, from, sizeof from);
 			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)%s", k + 1, size_human(b->bytes, sb),
-				     shape, (int)b->def->name_len, b->def->name, mem_kind_name((enum mem_kind)b->kind),
+				     shape, IR_NM(b->def), mem_kind_name((enum mem_kind)b->kind),
 				     b->owner->name->str, from);
 		}
 		free(list);
@@ -175,7 +175,7 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 		     size_human(mm->heap_bytes, tb));
 	if (mm->peak_at)
 		finding_note(fs, f, "the liveness peak (%s) is at %%%.*s in computation %s", size_human(mm->peak_bytes, kb),
-			     (int)mm->peak_at->name_len, mm->peak_at->name, mm->peak_at->comp->name->str);
+			     IR_NM(mm->peak_at), mm->peak_at->comp->name->str);
 
 	if (!m->is_scheduled) {
 		uint32_t n = hb_pending_offloads(m);

@@ -95,8 +95,8 @@ static uint64_t ht_operand_bytes(const struct hlo_instr *i, uint32_t from)
 {
 	uint64_t sum = 0;
 	for (uint32_t k = from; k < i->noperands; k++)
-		if (i->operands[k].instr)
-			sum = size_add(sum, ht_bytes(i->operands[k].instr->shape));
+		if (ir_operands(i)[k].instr)
+			sum = size_add(sum, ht_bytes(ir_operands(i)[k].instr->shape));
 	return sum;
 }
 
@@ -180,8 +180,8 @@ static bool ht_custom_call(struct ht_state *st, const struct hlo_instr *i, struc
 	it->mech = ht_callback_kind(it->op_name);
 	/* Legacy (api_version=2) callbacks pass a u64 descriptor first. */
 	uint32_t first = 0;
-	if (which >= 4 && i->noperands && i->operands[0].instr) {
-		const struct hlo_shape *s0 = i->operands[0].instr->shape;
+	if (which >= 4 && i->noperands && ir_operands(i)[0].instr) {
+		const struct hlo_shape *s0 = ir_operands(i)[0].instr->shape;
 		if (s0 && s0->rank == 0 && (s0->type == PT_U64 || s0->type == PT_S64))
 			first = 1;
 	}
@@ -201,7 +201,7 @@ static bool ht_send_recv(struct ht_state *st, const struct hlo_instr *i, struct 
 	it->op_name = ht_op_name(st, i);
 	if (i->op == OP_SEND) {
 		it->nsend = 1;
-		it->to_host = i->noperands && i->operands[0].instr ? ht_bytes(i->operands[0].instr->shape) : 0;
+		it->to_host = i->noperands && ir_operands(i)[0].instr ? ht_bytes(ir_operands(i)[0].instr->shape) : 0;
 	} else {
 		it->nrecv = 1;
 		it->from_host = ht_bytes(ir_shape_tuple_elem(i->shape, 0));
@@ -248,7 +248,7 @@ static bool ht_classify(struct ht_state *st, const struct hlo_instr *i, struct h
 		break;
 	case OP_OUTFEED:
 		it->mech = HT_OUTFEED;
-		it->to_host = i->noperands && i->operands[0].instr ? ht_bytes(i->operands[0].instr->shape) : 0;
+		it->to_host = i->noperands && ir_operands(i)[0].instr ? ht_bytes(ir_operands(i)[0].instr->shape) : 0;
 		it->op_name = ht_op_name(st, i);
 		ok = true;
 		break;
@@ -284,7 +284,7 @@ static void ht_loops_build(struct ht_state *st)
 		for (uint32_t k = 0; k < m->comps[c]->ninstrs; k++) {
 			const struct hlo_instr *i = m->comps[c]->instrs[k];
 			for (uint32_t j = 0; j < i->ncallees; j++)
-				indeg[i->callees[j]->index]++;
+				indeg[ir_callees(i)[j]->index]++;
 		}
 	}
 	uint32_t head = 0, tail = 0;
@@ -311,7 +311,7 @@ static void ht_loops_build(struct ht_state *st)
 					inner.total = -1;
 			}
 			for (uint32_t j = 0; j < i->ncallees; j++) {
-				uint32_t d = i->callees[j]->index;
+				uint32_t d = ir_callees(i)[j]->index;
 				if (inner.depth > st->loops[d].depth)
 					st->loops[d] = inner;
 				if (--indeg[d] == 0)
@@ -366,8 +366,8 @@ static void ht_set_key(struct ht_state *st, struct finding *f, const struct ht_i
 	for (uint32_t k = 0; k < i->noperands && n + 1 < sizeof key; k++) {
 		if (k)
 			key[n++] = ',';
-		if (i->operands[k].instr)
-			n += ir_shape_format(i->operands[k].instr->shape, false, key + n, sizeof key - n);
+		if (ir_operands(i)[k].instr)
+			n += ir_shape_format(ir_operands(i)[k].instr->shape, false, key + n, sizeof key - n);
 	}
 	if (n < sizeof key)
 		n += (size_t)snprintf(key + n, sizeof key - n, "->");
@@ -430,8 +430,8 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 			     size_human(it->from_host, fb));
 	if (in_loop) {
 		char total[16];
-		int wn = (int)lp->loop->name_len;
-		const char *wname = lp->loop->name;
+		int wn = (int)ir_name_len(lp->loop);
+		const char *wname = ir_name(lp->loop);
 		char outer[64] = "";
 		if (lp->depth > 1)
 			snprintf(outer, sizeof outer, " inside %u more loop%s", lp->depth - 1, lp->depth > 2 ? "s" : "");

@@ -122,14 +122,14 @@ static const struct hlo_instr *lco_outside(const struct hlo_instr *x)
 	const struct hlo_instr *f = x->comp->callers[0];
 	if (f->op != OP_FUSION || x->number < 0 || (uint64_t)x->number >= f->noperands)
 		return NULL;
-	return f->operands[x->number].instr;
+	return ir_operands(f)[x->number].instr;
 }
 
 static const struct hlo_instr *lco_strip(const struct hlo_instr *x)
 {
 	for (int d = 0; x && d < LCO_DEPTH; d++) {
 		if (x->op == OP_BITCAST && x->noperands)
-			x = x->operands[0].instr;
+			x = ir_operands(x)[0].instr;
 		else if (x->op == OP_PARAMETER && lco_outside(x))
 			x = lco_outside(x);
 		else
@@ -161,7 +161,7 @@ static bool lco_from_iv(const struct lco_state *st, const struct hlo_comp *body,
 	if (!x->shape || x->shape->type == PT_TUPLE || !x->noperands || x->ncallees)
 		return false;
 	for (uint32_t k = 0; k < x->noperands; k++)
-		if (!lco_from_iv(st, body, iv, x->operands[k].instr, depth + 1, saw))
+		if (!lco_from_iv(st, body, iv, ir_operands(x)[k].instr, depth + 1, saw))
 			return false;
 	return true;
 }
@@ -189,26 +189,26 @@ static bool lco_write_of(const struct hlo_comp *body, const struct hlo_instr *r,
 	memset(w, 0, sizeof *w);
 	w->at = r;
 	const struct hlo_instr *d = r;
-	if (r->op == OP_FUSION && r->ncallees == 1 && r->callees[0]->root) {
-		d = r->callees[0]->root;
+	if (r->op == OP_FUSION && r->ncallees == 1 && ir_callees(r)[0]->root) {
+		d = ir_callees(r)[0]->root;
 		while (d && d->op == OP_BITCAST && d->noperands)
-			d = d->operands[0].instr;
+			d = ir_operands(d)[0].instr;
 	}
 	if (!d || d->op != OP_DYNAMIC_UPDATE_SLICE || d->noperands < 3)
 		return false;
-	const struct hlo_instr *base = lco_strip(d->operands[0].instr);
+	const struct hlo_instr *base = lco_strip(ir_operands(d)[0].instr);
 	if (!base || base->comp != body || loop_param_index(body, base) != k)
 		return false;
 	w->dus = d;
 	w->base = base;
-	w->update = d->operands[1].instr;
+	w->update = ir_operands(d)[1].instr;
 	return true;
 }
 
 /* The root of a call's callee, or NULL. */
 static const struct hlo_instr *lco_callee_root(const struct hlo_instr *x)
 {
-	return x && x->op == OP_CALL && x->ncallees == 1 ? x->callees[0]->root : NULL;
+	return x && x->op == OP_CALL && x->ncallees == 1 ? ir_callees(x)[0]->root : NULL;
 }
 
 /* The value written comes from an offload annotation: back through
@@ -231,19 +231,19 @@ static bool lco_annotated(const struct lco_state *st, const struct hlo_instr *x)
 			if (elem >= 0 || !x->noperands)
 				return false;
 			elem = x->number;
-			x = x->operands[0].instr;
+			x = ir_operands(x)[0].instr;
 			continue;
 		case OP_TUPLE:
 			if (elem < 0 || (uint64_t)elem >= x->noperands)
 				return false;
-			x = x->operands[elem].instr;
+			x = ir_operands(x)[elem].instr;
 			elem = -1;
 			continue;
 		case OP_CALL:
 			x = lco_callee_root(x);
 			continue;
 		case OP_OPT_BARRIER:
-			x = x->noperands == 1 ? x->operands[0].instr : NULL;
+			x = x->noperands == 1 ? ir_operands(x)[0].instr : NULL;
 			continue;
 		case OP_RESHAPE:
 		case OP_BITCAST:
@@ -253,7 +253,7 @@ static bool lco_annotated(const struct lco_state *st, const struct hlo_instr *x)
 		case OP_BROADCAST:
 			if (elem >= 0 || x->noperands != 1)
 				return false;
-			x = x->operands[0].instr;
+			x = ir_operands(x)[0].instr;
 			continue;
 		default:
 			return false;
@@ -279,7 +279,7 @@ static void lco_slot_users(struct lco_state *st, const struct hlo_comp *body, ui
 		st->sole[k] = NULL;
 	const struct hlo_instr *p = body->params[0];
 	for (uint32_t u = 0; u < p->nusers; u++) {
-		const struct hlo_instr *g = p->users[u];
+		const struct hlo_instr *g = ir_users(p)[u];
 		if (g->op != OP_GET_TUPLE_ELEMENT) {
 			for (uint32_t k = 0; k < nslots; k++)
 				st->sole[k] = LCO_MANY;
@@ -289,9 +289,9 @@ static void lco_slot_users(struct lco_state *st, const struct hlo_comp *body, ui
 			continue;
 		const struct hlo_instr **slot = &st->sole[g->number];
 		for (uint32_t j = 0; j < g->nusers; j++) {
-			const struct hlo_instr *x = g->users[j];
+			const struct hlo_instr *x = ir_users(g)[j];
 			while (x->op == OP_BITCAST && x->nusers == 1)
-				x = x->users[0];
+				x = ir_users(x)[0];
 			*slot = !*slot || *slot == x ? x : LCO_MANY;
 		}
 	}
@@ -312,7 +312,7 @@ static void lco_index_users(const struct hlo_instr *v, const struct hlo_instr **
 	for (uint32_t k = 0; k < n; k++)
 		first[k] = NULL;
 	for (uint32_t u = 0; u < v->nusers; u++) {
-		const struct hlo_instr *g = v->users[u];
+		const struct hlo_instr *g = ir_users(v)[u];
 		if (g->op != OP_GET_TUPLE_ELEMENT || g->number < 0 || (uint64_t)g->number >= n || first[g->number])
 			continue;
 		if (!reader) {
@@ -321,8 +321,8 @@ static void lco_index_users(const struct hlo_instr *v, const struct hlo_instr **
 		}
 		/* A body's slot: its dynamic-slice (or fusion) reader. */
 		for (uint32_t z = 0; z < g->nusers && !first[g->number]; z++)
-			if (g->users[z]->op == OP_DYNAMIC_SLICE || g->users[z]->op == OP_FUSION)
-				first[g->number] = g->users[z];
+			if (ir_users(g)[z]->op == OP_DYNAMIC_SLICE || ir_users(g)[z]->op == OP_FUSION)
+				first[g->number] = ir_users(g)[z];
 	}
 }
 
@@ -356,14 +356,14 @@ static const struct hlo_instr *lco_reader(struct lco_state *st, const struct hlo
 	for (uint32_t f = 0; f < nf; f++) {
 		const struct hlo_instr *v = frontier[f];
 		for (uint32_t j = 0; j < v->nusers; j++) {
-			const struct hlo_instr *x = v->users[j];
+			const struct hlo_instr *x = ir_users(v)[j];
 			if ((x->op == OP_BITCAST || x->op == OP_COPY) && nf < 8) {
 				frontier[nf++] = x;
 				continue;
 			}
-			if (x->op != OP_TUPLE || x->nusers != 1 || x->users[0]->op != OP_WHILE)
+			if (x->op != OP_TUPLE || x->nusers != 1 || ir_users(x)[0]->op != OP_WHILE)
 				continue;
-			const struct hlo_instr *w2 = x->users[0];
+			const struct hlo_instr *w2 = ir_users(x)[0];
 			struct hlo_comp *b2 = ir_callee(w2, ATTR_BODY);
 			if (!b2 || !b2->nparams || !b2->params[0])
 				continue;
@@ -374,9 +374,9 @@ static const struct hlo_instr *lco_reader(struct lco_state *st, const struct hlo
 				st->nds = x->noperands;
 			}
 			/* Its position in the tuple: usually the same slot. */
-			uint32_t pos = (uint64_t)k < x->noperands && x->operands[k].instr == v ? (uint32_t)k : UINT32_MAX;
+			uint32_t pos = (uint64_t)k < x->noperands && ir_operands(x)[k].instr == v ? (uint32_t)k : UINT32_MAX;
 			for (uint32_t q = 0; q < x->noperands && pos == UINT32_MAX; q++)
-				if (x->operands[q].instr == v)
+				if (ir_operands(x)[q].instr == v)
 					pos = q;
 			if (pos < st->nds && st->ds_of[pos]) {
 				*w2out = w2;
@@ -394,7 +394,7 @@ static bool lco_to_output(const struct lco_state *st, const struct hlo_instr *w,
 	if (w->comp != st->m->entry)
 		return false;
 	for (uint32_t u = 0; u < w->nusers; u++) {
-		const struct hlo_instr *g = w->users[u];
+		const struct hlo_instr *g = ir_users(w)[u];
 		if (g->op != OP_GET_TUPLE_ELEMENT || g->number != k)
 			continue;
 		const struct hlo_instr *frontier[8];
@@ -405,7 +405,7 @@ static bool lco_to_output(const struct lco_state *st, const struct hlo_instr *w,
 			if (ir_is_root(v))
 				return true;
 			for (uint32_t j = 0; j < v->nusers && nf < 8; j++) {
-				const struct hlo_instr *x = v->users[j];
+				const struct hlo_instr *x = ir_users(v)[j];
 				if (x->op == OP_BITCAST || x->op == OP_COPY || (x->op == OP_TUPLE && ir_is_root(x)))
 					frontier[nf++] = x;
 			}
@@ -456,8 +456,8 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 			     (double)mm->hbm_bytes, size_human(mm->hbm_bytes, cb));
 
 	/* The instructions that carry it. */
-	const struct hlo_instr *init = w->noperands ? w->operands[0].instr : NULL;
-	const struct hlo_instr *init_k = init && init->op == OP_TUPLE && k < init->noperands ? init->operands[k].instr : NULL;
+	const struct hlo_instr *init = w->noperands ? ir_operands(w)[0].instr : NULL;
+	const struct hlo_instr *init_k = init && init->op == OP_TUPLE && k < init->noperands ? ir_operands(init)[k].instr : NULL;
 	char carried[512];
 	size_t n = 0;
 	if (init_k) {
@@ -525,10 +525,10 @@ static void lco_while(struct lco_state *st, const struct hlo_instr *w, bool inte
 	uint32_t nslots = root->noperands < w->shape->rank ? root->noperands : w->shape->rank;
 	lco_slot_users(st, body, nslots);
 	for (uint32_t k = 0; k < nslots; k++) {
-		if ((int64_t)k == iv || !root->operands[k].instr)
+		if ((int64_t)k == iv || !ir_operands(root)[k].instr)
 			continue;
 		struct lco_write wr;
-		if (!lco_write_of(body, root->operands[k].instr, k, &wr))
+		if (!lco_write_of(body, ir_operands(root)[k].instr, k, &wr))
 			continue;
 		const struct hlo_shape *s = wr.base->shape;
 		if (!ir_shape_is_array(s) || !s->rank || lco_shape_host(s) || lco_shape_host(w->shape->elems[k]))
@@ -537,11 +537,11 @@ static void lco_while(struct lco_state *st, const struct hlo_instr *w, bool inte
 			continue;
 		/* Start index 0 at the induction variable, the others constant. */
 		bool saw = false;
-		if (!lco_from_iv(st, body, iv, wr.dus->operands[2].instr, 0, &saw) || !saw)
+		if (!lco_from_iv(st, body, iv, ir_operands(wr.dus)[2].instr, 0, &saw) || !saw)
 			continue;
 		bool rest = true;
 		for (uint32_t j = 3; j < wr.dus->noperands && rest; j++)
-			rest = lco_constant(st, wr.dus->operands[j].instr);
+			rest = lco_constant(st, ir_operands(wr.dus)[j].instr);
 		if (!rest || !lco_write_only(st, k, &wr))
 			continue;
 		/* Written from an offload annotation: the compiler will offload it. */

@@ -103,15 +103,15 @@ static const struct hlo_instr *md_producer(const struct hlo_instr *root, uint32_
 	if (root->op == OP_TUPLE && root->noperands == ir_leaf_count(root->shape)) {
 		if (j >= root->noperands)
 			return NULL;
-		x = root->operands[j].instr;
+		x = ir_operands(root)[j].instr;
 	}
 	for (int d = 0; x && d < 16; d++) {
 		if (x->op == OP_BITCAST && x->noperands == 1)
-			x = x->operands[0].instr;
-		else if (x->op == OP_GET_TUPLE_ELEMENT && x->noperands && x->operands[0].instr &&
-			 x->operands[0].instr->op == OP_TUPLE && x->number >= 0 &&
-			 (uint64_t)x->number < x->operands[0].instr->noperands)
-			x = x->operands[0].instr->operands[x->number].instr;
+			x = ir_operands(x)[0].instr;
+		else if (x->op == OP_GET_TUPLE_ELEMENT && x->noperands && ir_operands(x)[0].instr &&
+			 ir_operands(x)[0].instr->op == OP_TUPLE && x->number >= 0 &&
+			 (uint64_t)x->number < ir_operands(x)[0].instr->noperands)
+			x = ir_operands(ir_operands(x)[0].instr)[x->number].instr;
 		else
 			break;
 	}
@@ -223,7 +223,7 @@ static void md_last_uses(struct md_state *st, struct md_sets *ms)
 		if (x->op == OP_GET_TUPLE_ELEMENT || x->op == OP_TUPLE)
 			continue;
 		for (uint32_t k = 0; k < x->noperands; k++) {
-			const struct hlo_instr *o = x->operands[k].instr;
+			const struct hlo_instr *o = ir_operands(x)[k].instr;
 			uint32_t nl = o ? ir_leaf_count(o->shape) : 0;
 			for (uint32_t j = 0; j < nl; j++) {
 				const struct mem_buffer *b = mem_buffer_at(mm, o, j);
@@ -259,9 +259,9 @@ static void md_outputs(struct md_state *st, struct md_sets *ms)
 		if (b->param >= 0) {
 			/* A loop-carried parameter is copied unless donated; a
 			 * parameter returned as it is stays where it is. */
-			if (x && x->op == OP_GET_TUPLE_ELEMENT && x->noperands && x->operands[0].instr &&
-			    x->operands[0].instr->op == OP_WHILE)
-				loop = x->operands[0].instr;
+			if (x && x->op == OP_GET_TUPLE_ELEMENT && x->noperands && ir_operands(x)[0].instr &&
+			    ir_operands(x)[0].instr->op == OP_WHILE)
+				loop = ir_operands(x)[0].instr;
 			else {
 				ms->passthrough[id] = 1;
 				continue;

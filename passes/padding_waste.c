@@ -461,7 +461,7 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 		for (uint32_t k = 0; k + 1 < g->count && k < 3; k++)
 			if (w < sizeof names)
 				w += (size_t)snprintf(names + w, sizeof names - w, "%s%%%.*s", k ? ", " : "",
-						      (int)g->more[k]->def->name_len, g->more[k]->def->name);
+						      IR_NM(g->more[k]->def));
 		finding_note(fs, f, "%u more buffer%s of this shape (%s%s) waste%s %s more", g->count - 1,
 			     g->count > 2 ? "s" : "", names, g->count > 4 ? ", ..." : "", g->count > 2 ? "" : "s",
 			     size_human(g->waste_total - waste, wb));

@@ -165,9 +165,9 @@ static void ro_sharded(struct ro_state *st, const struct hlo_instr *i, const str
 		if (root) {
 			c.output = j;
 			/* Report an output at the instruction computing it. */
-			if (i->op == OP_TUPLE && j < i->noperands && i->operands[j].instr &&
-			    ir_shape_is_array(i->operands[j].instr->shape) && nl == i->noperands)
-				c.at = i->operands[j].instr;
+			if (i->op == OP_TUPLE && j < i->noperands && ir_operands(i)[j].instr &&
+			    ir_shape_is_array(ir_operands(i)[j].instr->shape) && nl == i->noperands)
+				c.at = ir_operands(i)[j].instr;
 			else if (tuple)
 				continue;
 		}
@@ -217,7 +217,7 @@ static int64_t ro_user_dim(struct ro_state *st, const struct hlo_instr *i, const
 {
 	int64_t best = -1;
 	for (uint32_t u = 0; u < i->nusers && best < 0; u++) {
-		const struct hlo_instr *x = i->users[u];
+		const struct hlo_instr *x = ir_users(i)[u];
 		if (!ir_shape_is_array(x->shape) || x->shape->rank != s->rank ||
 		    memcmp(x->shape->dims, s->dims, s->rank * sizeof *s->dims) || !ir_attr(x, ATTR_SHARDING))
 			continue;
@@ -393,8 +393,7 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 		ro_pspec(s, sp.dim, ps, sizeof ps);
 		finding_suggest_sharding(fs, f, shard);
 		if (sp.user)
-			finding_note(fs, f, "its user %%%.*s is already sharded on dimension %lld", (int)sp.user->name_len,
-				     sp.user->name, (long long)sp.dim);
+			finding_note(fs, f, "its user %%%.*s is already sharded on dimension %lld", IR_NM(sp.user), (long long)sp.dim);
 		finding_note(fs, f, "sharding dimension %lld (%lld) %lld ways, sharding=%s, leaves %s per device: "
 			     "saves %s per device", (long long)sp.dim, (long long)s->dims[sp.dim], (long long)sp.ways, shard,
 			     size_human(sp.bytes, pb), size_human(saved, sb));

@@ -375,7 +375,7 @@ static void cmd_diff_json_buffer(struct json_writer *w, const char *key, const s
 	json_key(w, "col");
 	json_uint(w, col);
 	json_key(w, "instruction");
-	json_string_n(w, b->def->name, b->def->name_len);
+	json_string_n(w, ir_name(b->def), ir_name_len(b->def));
 	json_key(w, "shape");
 	json_string(w, shape);
 	json_key(w, "kind");

@@ -195,7 +195,7 @@ static void cmd_mem_leaf_index(const struct hlo_shape *s, uint32_t j, char *buf,
 static void cmd_mem_label(FILE *out, const struct hlo_module *m, const struct hlo_instr *i)
 {
 	/* The opcode as written: async sugar (custom-call-start) stays sugar. */
-	fprintf(out, "%.*s = %.*s", (int)i->name_len, i->name, (int)i->op_len, ir_text(m->file, ir_instr_opcode_span(i)));
+	fprintf(out, "%.*s = %.*s", IR_NM(i), (int)i->op_len, ir_text(m->file, ir_instr_opcode_span(i)));
 	if (i->op == OP_PARAMETER) {
 		fprintf(out, "(%lld)", (long long)i->number);
 		return;
@@ -211,11 +211,11 @@ static void cmd_mem_label(FILE *out, const struct hlo_module *m, const struct hl
 	}
 	fputc('(', out);
 	for (uint32_t k = 0; k < i->noperands && k < 4; k++) {
-		const struct hlo_instr *o = i->operands[k].instr;
+		const struct hlo_instr *o = ir_operands(i)[k].instr;
 		if (k)
 			fputs(", ", out);
 		if (o && !ir_is_anonymous(o))
-			fprintf(out, "%.*s", (int)o->name_len, o->name);
+			fprintf(out, "%.*s", IR_NM(o));
 		else
 			fputs("...", out);
 	}
@@ -310,7 +310,7 @@ static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
 		fprintf(out, ", up to %s", cmd_mem_h(mm->peak_bytes_max, h1));
 	fputc('\n', out);
 	if (mm->peak_at)
-		fprintf(out, "  at %.*s in computation %s\n", (int)mm->peak_at->name_len, mm->peak_at->name,
+		fprintf(out, "  at %.*s in computation %s\n", IR_NM(mm->peak_at),
 			mm->peak_at->comp->name->str);
 	fprintf(out, "    temporaries   %10s live there, constants and loop carries included\n",
 		cmd_mem_h(mm->temp_bytes, h1));
@@ -443,7 +443,7 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 	if (mm->peak_at) {
 		json_begin_object(w);
 		json_key(w, "instruction");
-		json_string_n(w, mm->peak_at->name, mm->peak_at->name_len);
+		json_string_n(w, ir_name(mm->peak_at), ir_name_len(mm->peak_at));
 		json_key(w, "computation");
 		json_string(w, mm->peak_at->comp->name->str);
 		json_end_object(w);
@@ -461,7 +461,7 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 		cmd_mem_describe(mm, b, a, &al);
 		json_begin_object(w);
 		json_key(w, "instruction");
-		json_string_n(w, b->def->name, b->def->name_len);
+		json_string_n(w, ir_name(b->def), ir_name_len(b->def));
 		json_key(w, "computation");
 		json_string(w, b->def->comp->name->str);
 		json_key(w, "shape");

@@ -347,7 +347,7 @@ static void cmd_oom_text_findings(FILE *out, const struct oom_dump *dp, const st
 		const struct finding *f = dp->sink.items[k];
 		if (f->suppressed)
 			continue;
-		if ((size_t)i->name_len != strlen(f->instruction) || memcmp(f->instruction, i->name, i->name_len) ||
+		if ((size_t)ir_name_len(i) != strlen(f->instruction) || memcmp(f->instruction, ir_name(i), ir_name_len(i)) ||
 		    strcmp(f->computation, i->comp->name->str))
 			continue;
 		snprintf(msg, sizeof msg, "[%s] %s", f->rule, f->message);
@@ -466,7 +466,7 @@ static void cmd_oom_json_alloc(struct json_writer *w, const struct triage_alloc 
 		json_key(w, "col");
 		json_uint(w, col);
 		json_key(w, "name");
-		json_string_n(w, x->instr->name, x->instr->name_len);
+		json_string_n(w, ir_name(x->instr), ir_name_len(x->instr));
 		json_key(w, "computation");
 		json_string(w, x->instr->comp->name->str);
 		json_key(w, "found_by");

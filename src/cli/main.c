@@ -2,6 +2,7 @@
  * The library never exits; this file turns error counts into exit codes
  * (0 ok, 1 findings, 2 usage/I/O/parse error) and owns all stdout writing
  * decisions.  Subcommand logic lives in cmd_*.c files. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ static void main_usage(FILE *out)
 int main(int argc, char **argv)
 {
 	output_init_signals();
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	threads_set(jobs_default());   /* one large input: parsed in pieces, one per core */
 	if (argc < 2) {
 		main_usage(stderr);

@@ -50,9 +50,9 @@ const char *attr_plain(const struct hlo_file *f, const struct hlo_instr *i, enum
 	const struct hlo_attr *a = ir_attr(i, key);
 	if (!a)
 		return NULL;
-	if (key == ATTR_CUSTOM_CALL_TARGET && i->extra && i->extra->target) {   /* build_decode's */
-		*n = i->extra->target->len;
-		return i->extra->target->str;
+	if (key == ATTR_CUSTOM_CALL_TARGET && ir_extra(i) && ir_extra(i)->target) {   /* build_decode's */
+		*n = ir_extra(i)->target->len;
+		return ir_extra(i)->target->str;
 	}
 	return attr_plain_value(f, a, n);
 }

@@ -60,6 +60,7 @@ void build_ctx_init(struct build_ctx *ctx, struct hlo_file *f, struct diag_sink 
 
 void build_ctx_fini(struct build_ctx *ctx)
 {
+	arena_free(&ctx->pending_instrs);
 	/* layouts left open by a syntax error */
 	for (uint32_t i = 0; i < ctx->layouts.len; i++)
 		free(VEC_AT(ctx->layouts, struct build_layout *, i));
@@ -259,6 +260,7 @@ static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 {
 	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
 	c->kind = IR_COMP;
+	c->module = ctx->module;   /* ir_name reads the source through it */
 	c->exec_thread = span_none();
 	c->sig = span_none();
 	return c;
@@ -308,6 +310,10 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 		return NULL;
 	struct build_open_comp o = VEC_AT(ctx->comp_stack, struct build_open_comp, ctx->comp_stack.len - 1);
 	ctx->comp_stack.len--;
+	if (!ctx->comp_stack.len && ctx->npending) {   /* left by a syntax error */
+		ctx->npending = 0;
+		arena_release(&ctx->pending_instrs, ctx->pending_mark);
+	}
 	c->instrs = build_vec_take(ctx, &ctx->instrs, o.instr_mark, sizeof *c->instrs, &c->ninstrs);
 	for (uint32_t i = 0; i < c->ninstrs; i++) {
 		struct hlo_instr *in = c->instrs[i];
@@ -384,18 +390,37 @@ static bool build_opcode(struct build_ctx *ctx, struct interned *word, struct sp
 	return false;
 }
 
+/* An instruction until its attributes are read (or, nested, until it is
+ * an operand): the IR record is made then, in one allocation with its
+ * parts after it (ir.h), by build_finish.  The bison value is &b->i. */
+struct build_pending {
+	struct hlo_instr i;              /* first */
+	struct hlo_operand *operands;    /* i.noperands, in ctx->pending_instrs */
+	struct hlo_instr_extra extra;    /* kept when i.xflags has IR_HAS_EXTRA */
+};
+
+static struct build_pending *build_pending(struct hlo_instr *i)
+{
+	return (struct build_pending *)i;
+}
+
 static struct hlo_instr *build_new_instr(struct build_ctx *ctx, struct interned *opcode,
 					 struct span op_sp, struct span sp)
 {
-	struct hlo_instr *i = arena_alloc(&ctx->file->arena, sizeof *i);
+	if (!ctx->npending++) {
+		if (!ctx->pending_instrs.head)   /* a block to come back to: no malloc per instruction */
+			arena_alloc(&ctx->pending_instrs, 1);
+		ctx->pending_mark = arena_mark(&ctx->pending_instrs);
+	}
+	struct build_pending *b = arena_alloc(&ctx->pending_instrs, sizeof *b);
+	struct hlo_instr *i = &b->i;
 	enum opcode op, wrapped;
-	i->kind = IR_INSTR;
 	i->start = sp.start;
 	i->len = (uint32_t)span_len(sp);
 	if (op_sp.start - sp.start >= (1u << 24))
 		build_error(ctx, op_sp, "opcode more than 16 MiB after the start of its instruction");
 	i->op_off = (uint32_t)(op_sp.start - sp.start) & ((1u << 24) - 1);
-	i->op_len = (uint16_t)span_len(op_sp);
+	i->op_len = span_len(op_sp) < IR_OP_LEN_MAX ? (uint32_t)span_len(op_sp) : IR_OP_LEN_MAX;
 	i->number = -1;
 	i->comp = build_open_comp(ctx);
 	if (!build_opcode(ctx, opcode, op_sp, &op, &wrapped)) {
@@ -404,6 +429,29 @@ static struct hlo_instr *build_new_instr(struct build_ctx *ctx, struct interned 
 	}
 	i->op = (uint8_t)op;
 	i->async_wrapped = (uint8_t)wrapped;
+	return i;
+}
+
+/* The IR record of pending instruction rhs with its attributes; the
+ * pending ones are dropped once none is left open. */
+static struct hlo_instr *build_finish(struct build_ctx *ctx, struct hlo_instr *rhs, const struct hlo_attr *attrs,
+				      uint32_t nattrs)
+{
+	struct build_pending *b = build_pending(rhs);
+	bool extra = b->i.xflags & IR_HAS_EXTRA;
+	size_t n = sizeof b->i + (size_t)b->i.noperands * sizeof *b->operands + (size_t)nattrs * sizeof *attrs +
+		   (extra ? sizeof b->extra : 0);
+	struct hlo_instr *i = arena_alloc(&ctx->file->arena, n);
+	*i = b->i;
+	i->nattrs = (uint16_t)nattrs;
+	if (i->noperands)
+		memcpy(ir_operands(i), b->operands, (size_t)i->noperands * sizeof *b->operands);
+	if (nattrs)
+		memcpy(ir_attrs(i), attrs, (size_t)nattrs * sizeof *attrs);
+	if (extra)
+		*ir_extra(i) = b->extra;
+	if (ctx->npending && !--ctx->npending)
+		arena_release(&ctx->pending_instrs, ctx->pending_mark);
 	return i;
 }
 
@@ -418,6 +466,7 @@ struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struc
 	if (!build_ir(ctx))
 		return NULL;
 	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
+	struct build_pending *b = build_pending(i);
 	struct hlo_operand *ops = VEC_PTR(ctx->operands, struct hlo_operand, operand_mark);
 	struct hlo_operand_extra *xs = VEC_PTR(ctx->operand_extras, struct hlo_operand_extra, operand_mark);
 	uint32_t n = ctx->operands.len - operand_mark, kept = 0;
@@ -446,14 +495,13 @@ struct hlo_instr *build_op(struct build_ctx *ctx, struct interned *opcode, struc
 	}
 	i->noperands = kept;
 	if (kept) {
-		i->operands = arena_array(&ctx->file->arena, kept, sizeof *i->operands);
-		memcpy(i->operands, ops, kept * sizeof *ops);
+		b->operands = arena_array(&ctx->pending_instrs, kept, sizeof *b->operands);
+		memcpy(b->operands, ops, kept * sizeof *ops);
 	}
 	if (extras) {
-		struct hlo_instr_extra *e = arena_alloc(&ctx->file->arena, sizeof *e);
-		e->operands = arena_array(&ctx->file->arena, kept, sizeof *e->operands);
-		memcpy(e->operands, xs, kept * sizeof *xs);
-		i->extra = e;
+		b->extra.operands = arena_array(&ctx->file->arena, kept, sizeof *b->extra.operands);
+		memcpy(b->extra.operands, xs, kept * sizeof *xs);
+		i->xflags |= IR_HAS_EXTRA;
 	}
 	ctx->operands.len = ctx->operand_extras.len = operand_mark;
 	if (i->op == OP_PARAMETER && i->number < 0 && !ctx->module_errors)
@@ -467,10 +515,22 @@ struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcod
 	if (!build_ir(ctx))
 		return NULL;
 	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
-	i->extra = arena_alloc(&ctx->file->arena, sizeof *i->extra);
-	i->extra->lit_off = (uint32_t)(lit.start - sp.start);
-	i->extra->lit_len = (uint32_t)span_len(lit);
+	struct build_pending *b = build_pending(i);
+	i->xflags |= IR_HAS_EXTRA;
+	b->extra.lit_off = (uint32_t)(lit.start - sp.start);
+	b->extra.lit_len = (uint32_t)span_len(lit);
 	return i;
+}
+
+/* Moves a pending instruction's start back to sp.start, keeping inner offsets. */
+static void build_rebase(struct hlo_instr *i, struct span sp)
+{
+	uint32_t shift = (uint32_t)(i->start - sp.start);
+	i->start = sp.start;
+	i->len = (uint32_t)span_len(sp);
+	i->op_off += shift;
+	if (build_pending(i)->extra.lit_len)
+		build_pending(i)->extra.lit_off += shift;
 }
 
 struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
@@ -479,26 +539,10 @@ struct hlo_instr *build_rhs_shape(struct build_ctx *ctx, struct hlo_instr *rhs,
 	if (!build_ir(ctx) || !rhs)
 		return rhs;
 	/* offsets inside the instruction are relative to its start: rebase */
-	uint32_t shift = (uint32_t)(rhs->start - sp.start);
+	build_rebase(rhs, sp);
 	rhs->shape = shape;
 	rhs->flags |= IR_SHAPE_WRITTEN;
-	rhs->start = sp.start;
-	rhs->len = (uint32_t)span_len(sp);
-	rhs->op_off += shift;
-	if (rhs->extra && rhs->extra->lit_len)
-		rhs->extra->lit_off += shift;
 	return rhs;
-}
-
-/* Moves an instruction's start back to sp.start, keeping inner offsets. */
-static void build_rebase(struct hlo_instr *i, struct span sp)
-{
-	uint32_t shift = (uint32_t)(i->start - sp.start);
-	i->start = sp.start;
-	i->len = (uint32_t)span_len(sp);
-	i->op_off += shift;
-	if (i->extra && i->extra->lit_len)
-		i->extra->lit_off += shift;
 }
 
 /* "parsing path: 42%" on stderr every 64K instructions of a large input
@@ -512,29 +556,41 @@ static void build_progress(struct build_ctx *ctx, struct span sp)
 	fflush(stderr);
 }
 
+static const struct hlo_attr *build_attr_of(const struct hlo_attr *attrs, uint32_t n, enum attr_key key)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (attrs[k].key == key)
+			return &attrs[k];
+	return NULL;
+}
+
 /* What later stages ask of many instructions, decoded while the text is
- * still in memory (source_drop): a fusion's kind, a custom call's target,
- * a scalar integer constant's value (loop bounds and steps). */
-static void build_decode(struct build_ctx *ctx, struct hlo_instr *i)
+ * still in memory (source_drop): a custom call's target (in the extra
+ * part, made here, as for control-predecessors, which resolve fills),
+ * a fusion's kind, a scalar integer constant's value (loop bounds). */
+static void build_decode(struct build_ctx *ctx, struct hlo_instr *i, const struct hlo_attr *attrs, uint32_t n)
 {
 	const struct hlo_attr *t = i->op == OP_CUSTOM_CALL || i->async_wrapped == OP_CUSTOM_CALL
-					   ? ir_attr(i, ATTR_CUSTOM_CALL_TARGET) : NULL;
-	const struct hlo_attr *kind = i->op == OP_FUSION ? ir_attr(i, ATTR_KIND) : NULL;
-	size_t n;
+					   ? build_attr_of(attrs, n, ATTR_CUSTOM_CALL_TARGET) : NULL;
+	const struct hlo_attr *kind = i->op == OP_FUSION ? build_attr_of(attrs, n, ATTR_KIND) : NULL;
+	size_t len;
 	const char *p;
 	if (t) {
-		p = attr_plain_value(ctx->file, t, &n);
-		if (!i->extra)
-			i->extra = arena_alloc(&ctx->file->arena, sizeof *i->extra);
-		i->extra->target = build_intern(ctx, p, n);
+		p = attr_plain_value(ctx->file, t, &len);
+		build_pending(i)->extra.target = build_intern(ctx, p, len);
 	}
+	if (t || build_attr_of(attrs, n, ATTR_CONTROL_PREDECESSORS))
+		i->xflags |= IR_HAS_EXTRA;
 	if (kind) {
-		p = attr_plain_value(ctx->file, kind, &n);
-		i->flags |= (uint8_t)(ir_fusion_kind_of(p, n) << IR_FUSION_SHIFT);
+		p = attr_plain_value(ctx->file, kind, &len);
+		i->flags |= (uint8_t)(ir_fusion_kind_of(p, len) << IR_FUSION_SHIFT);
 	}
 	int64_t v;
+	struct build_pending *b = build_pending(i);
+	struct span lit = b->extra.lit_len ? span_make(i->start + b->extra.lit_off,
+						      i->start + b->extra.lit_off + b->extra.lit_len) : span_none();
 	if (i->op == OP_CONSTANT && i->shape && i->shape->type != PT_TUPLE && i->shape->rank == 0 &&
-	    literal_scalar_int(ctx->file, ir_instr_literal(i), i->shape, &v) && v >= INT32_MIN && v <= INT32_MAX) {
+	    literal_scalar_int(ctx->file, lit, i->shape, &v) && v >= INT32_MIN && v <= INT32_MAX) {
 		i->number = (int32_t)v;
 		i->flags |= IR_SCALAR_NUMBER;
 	}
@@ -551,18 +607,26 @@ void build_instr(struct build_ctx *ctx, bool root, struct span name_sp, struct h
 	ctx->recovering = false;  /* a whole instruction parsed: report errors again */
 	struct span n = build_name_text(ctx, name_sp);
 	build_rebase(rhs, sp);
-	rhs->name = ctx->src->buf + n.start;
-	rhs->name_len = (uint32_t)span_len(n);
+	if (span_len(n) >= IR_NAME_LONG) {
+		rhs->name_len_short = IR_NAME_LONG;
+		build_pending(rhs)->extra.name_len = (uint32_t)span_len(n);
+		rhs->xflags |= IR_HAS_EXTRA;
+	} else {
+		rhs->name_len_short = span_len(n);
+	}
 	rhs->name_off = (uint32_t)(n.start - sp.start) & 0xff;  /* after "ROOT " and '%' at most */
 	if (root)
 		rhs->flags |= IR_ROOT;
-	uint32_t nattrs;
-	rhs->attrs = build_vec_take(ctx, &ctx->attrs, attr_mark, sizeof *rhs->attrs, &nattrs);
-	if (nattrs > UINT16_MAX)
+	uint32_t nattrs = ctx->attrs.len - attr_mark;
+	if (nattrs > UINT16_MAX) {
 		build_error(ctx, sp, "more than %u attributes on one instruction", UINT16_MAX);
-	rhs->nattrs = (uint16_t)nattrs;
-	build_decode(ctx, rhs);
-	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
+		nattrs = UINT16_MAX;
+	}
+	const struct hlo_attr *attrs = VEC_PTR(ctx->attrs, struct hlo_attr, attr_mark);
+	build_decode(ctx, rhs, attrs, nattrs);
+	struct hlo_instr *i = build_finish(ctx, rhs, attrs, nattrs);
+	ctx->attrs.len = attr_mark;
+	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof i) = i;
 }
 
 void build_operand(struct build_ctx *ctx, struct hlo_shape *declared, struct span declared_sp,
@@ -598,14 +662,16 @@ void build_operand_nested(struct build_ctx *ctx, struct hlo_instr *rhs, struct s
 	char buf[96];
 	int n = snprintf(buf, sizeof buf, "%.*s.anon", (int)span_len(op), ctx->src->buf + op.start);
 	n = n < (int)sizeof buf ? n : (int)sizeof buf - 1;
-	rhs->name = arena_strndup(&ctx->file->arena, buf, (size_t)n);
-	rhs->name_len = (uint32_t)n;
+	build_pending(rhs)->extra.name = arena_strndup(&ctx->file->arena, buf, (size_t)n);
+	rhs->xflags |= IR_HAS_EXTRA;
+	rhs->name_len_short = (uint32_t)n;
 	rhs->name_off = 0;  /* a generated name: its span is the instruction's start */
 	rhs->flags |= IR_ANONYMOUS;
-	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof rhs) = rhs;
+	struct hlo_instr *i = build_finish(ctx, rhs, NULL, 0);
+	*(struct hlo_instr **)build_vec_push(&ctx->instrs, sizeof i) = i;
 	struct hlo_operand *o = build_vec_push(&ctx->operands, sizeof *o);
 	memset(o, 0, sizeof *o);
-	o->instr = rhs;
+	o->instr = i;
 	o->off = sp.start;
 	o->len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
 	struct hlo_operand_extra *x = build_vec_push(&ctx->operand_extras, sizeof *x);

@@ -57,6 +57,9 @@ struct build_ctx {
 	struct build_vec leaf_texts;/* shape modes: struct shape_leaf_text, leaf order */
 	struct build_vec tops;      /* shape modes: uint32_t end of each top-level shape */
 	struct shape_leaf_text layout_text; /* shape modes: the layout closed last */
+	struct arena pending_instrs;/* instructions until their attributes are read (build.c) */
+	struct arena_mark pending_mark;
+	uint32_t npending;
 	uint32_t anon_counter;
 	int value_attr;             /* value mode: enum attr_key of the value, for raw JSON capture */
 	bool progress;              /* module mode on a large input, stderr a terminal: show progress */

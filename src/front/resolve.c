@@ -22,6 +22,7 @@ struct resolve_ctx {
 	struct arena scratch;       /* decoded attribute values, dropped per use */
 	unsigned errors;
 	uint64_t drop_mark;         /* source_drop: the text of instructions resolved */
+	uint32_t ncallees, capcallees;  /* m->callees, grown (arena_vec_grow) as callees are found */
 };
 
 static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt, ...)
@@ -145,7 +146,7 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 	uint32_t seen = 0;      /* callee attributes so far */
 	bool one_each = true;   /* each of them named one computation */
 	for (uint32_t k = 0; k < i->nattrs; k++) {
-		struct hlo_attr *a = &i->attrs[k];
+		struct hlo_attr *a = &ir_attrs(i)[k];
 		if (!ir_attr_is_callee(a->key))
 			continue;
 		one_each &= out.n == seen++;
@@ -180,10 +181,21 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 			resolve_callee_value(r, v, &out);
 		arena_release(&r->scratch, mk);
 	}
+	if (out.n > UINT16_MAX) {
+		resolve_error(r, ir_instr_span(i), "more than %u called computations", UINT16_MAX);
+		out.n = UINT16_MAX;
+	}
 	if (out.n) {
-		i->callees = arena_array(&r->f->arena, out.n, sizeof *i->callees);
-		memcpy(i->callees, out.p, out.n * sizeof *i->callees);
-		i->ncallees = out.n;
+		struct hlo_module *m = r->m;
+		if (r->ncallees + (uint64_t)out.n > UINT32_MAX)
+			fatal_out_of_memory();
+		while (r->ncallees + out.n > r->capcallees)
+			r->capcallees = r->capcallees ? 2 * r->capcallees : 256;
+		m->callees = arena_vec_grow(m->callees, r->capcallees, sizeof *m->callees);
+		memcpy(m->callees + r->ncallees, out.p, out.n * sizeof *m->callees);
+		i->callees_at = r->ncallees;
+		i->ncallees = (uint16_t)out.n;
+		r->ncallees += out.n;
 		if (one_each && out.n == seen)
 			i->flags |= IR_ONE_CALLEE_PER_ATTR;
 	}
@@ -207,7 +219,7 @@ struct resolve_scope {
  * their last characters (param_0.62, param_1.63), so those go first. */
 static inline bool resolve_same_name(const struct hlo_instr *i, const char *name, size_t len)
 {
-	return i->name_len == len && (!len || (i->name[len - 1] == name[len - 1] && !memcmp(i->name, name, len)));
+	return ir_name_len(i) == len && (!len || (ir_name(i)[len - 1] == name[len - 1] && !memcmp(ir_name(i), name, len)));
 }
 
 static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *name, size_t len)
@@ -228,7 +240,7 @@ static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *na
 static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr *i, uint32_t upto)
 {
 	if (sc->names) {
-		struct interned *id = intern(sc->names, i->name, i->name_len);
+		struct interned *id = intern(sc->names, ir_name(i), ir_name_len(i));
 		struct hlo_instr *old = id->binding;
 		if (!old)
 			id->binding = i;
@@ -236,7 +248,7 @@ static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr
 	}
 	for (uint32_t k = 0; k < upto; k++) {
 		struct hlo_instr *j = sc->c->instrs[k];
-		if (j != i && resolve_same_name(j, i->name, i->name_len))
+		if (j != i && resolve_same_name(j, ir_name(i), ir_name_len(i)))
 			return j;
 	}
 	return NULL;
@@ -245,26 +257,26 @@ static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr
 static struct hlo_instr *resolve_new_gte(struct resolve_ctx *r, struct hlo_instr *base, int64_t index,
 					 const char *name, size_t len, struct span sp)
 {
-	struct hlo_instr *g = arena_alloc(&r->f->arena, sizeof *g);
-	g->kind = IR_INSTR;
+	struct hlo_instr *g = arena_alloc(&r->f->arena, sizeof *g + sizeof(struct hlo_operand) +
+					  sizeof(struct hlo_instr_extra));
 	g->op = OP_GET_TUPLE_ELEMENT;
 	g->async_wrapped = OP_COUNT;
 	g->flags = IR_ANONYMOUS;
-	g->name = arena_strndup(&r->f->arena, name, len);
-	g->name_len = (uint32_t)len;
+	g->xflags = IR_HAS_EXTRA;
+	g->noperands = 1;
+	ir_extra(g)->name = arena_strndup(&r->f->arena, name, len);
+	g->name_len_short = len;
 	g->start = sp.start;
 	g->len = (uint32_t)span_len(sp);
 	g->number = (int32_t)index;
 	g->comp = base->comp;
-	g->noperands = 1;
-	g->operands = arena_alloc(&r->f->arena, sizeof *g->operands);
-	g->operands[0].instr = base;
-	g->operands[0].off = sp.start;
-	g->operands[0].len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
+	ir_operands(g)[0].instr = base;
+	ir_operands(g)[0].off = sp.start;
+	ir_operands(g)[0].len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
 	g->shape = ir_shape_tuple_elem(base->shape, index);
 	if (!g->shape)
 		resolve_error(r, sp, "tuple index %lld is out of range for '%.*s'", (long long)index,
-			      (int)base->name_len, base->name);
+			      IR_NM(base));
 	return g;
 }
 
@@ -275,7 +287,7 @@ static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct resol
 					     struct span sp, struct resolve_vec *made)
 {
 	char name[256];
-	int len = snprintf(name, sizeof name, "%.*s", (int)base->name_len, base->name);
+	int len = snprintf(name, sizeof name, "%.*s", IR_NM(base));
 	for (uint32_t k = 0; k < x->ngte && base; k++) {
 		len += snprintf(name + len, sizeof name - (size_t)len, "_%lld", (long long)x->gte[k]);
 		if (len >= (int)sizeof name - 16)
@@ -283,7 +295,7 @@ static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct resol
 		struct hlo_instr *g = NULL;
 		for (uint32_t j = 0; j < made->n; j++) {
 			struct hlo_instr *m = made->p[j];
-			if (m->operands[0].instr == base && m->number == x->gte[k])
+			if (ir_operands(m)[0].instr == base && m->number == x->gte[k])
 				g = m;
 		}
 		if (!g) {
@@ -293,7 +305,7 @@ static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct resol
 				alen = snprintf(alt, sizeof alt, "%s.%u", name, u);
 			g = resolve_new_gte(r, base, x->gte[k], alt, (size_t)alen, sp);
 			if (sc->names)
-				intern(sc->names, g->name, g->name_len)->binding = g;
+				intern(sc->names, ir_name(g), ir_name_len(g))->binding = g;
 			resolve_push(made, g);
 		}
 		base = g;
@@ -315,7 +327,7 @@ static bool resolve_reaches(struct resolve_scope *sc, struct hlo_instr *from, st
 	while (top && !found) {
 		struct hlo_instr *i = stack[--top];
 		for (uint32_t k = 0; k < i->noperands && !found; k++) {
-			struct hlo_operand *o = &i->operands[k];
+			struct hlo_operand *o = &ir_operands(i)[k];
 			struct hlo_instr *t = o->instr ? o->instr : resolve_lookup(sc, sc->src + o->off, o->len);
 			if (!t || t->comp != sc->c)
 				continue;
@@ -343,7 +355,7 @@ static struct hlo_instr *resolve_ref(struct resolve_ctx *r, struct resolve_scope
 	if (t->index >= user->index && !ir_is_anonymous(t)) {
 		if (t == user || resolve_reaches(sc, t, user))
 			resolve_error(r, sp, "instruction '%.*s' depends on itself through '%.*s' (cycle)",
-				      (int)user->name_len, user->name, (int)len, name);
+				      IR_NM(user), (int)len, name);
 		else
 			resolve_error(r, sp, "use of '%.*s' before its definition", (int)len, name);
 		return NULL;
@@ -355,7 +367,7 @@ static struct hlo_instr *resolve_ref(struct resolve_ctx *r, struct resolve_scope
 static bool resolve_dims(struct resolve_ctx *r, struct hlo_instr *i, const char *name, int64_t **out,
 			 uint32_t *n)
 {
-	const struct hlo_attr *a = ir_attr_named(i->attrs, i->nattrs, name);
+	const struct hlo_attr *a = ir_attr_named(ir_attrs(i), i->nattrs, name);
 	*n = 0;
 	*out = NULL;
 	if (!a)
@@ -441,8 +453,8 @@ static struct hlo_shape *resolve_infer_transpose(struct resolve_ctx *r, struct h
  * ops, dot); others must be written. */
 static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *i)
 {
-	struct hlo_shape *a0 = i->noperands > 0 ? i->operands[0].instr->shape : NULL;
-	struct hlo_shape *a1 = i->noperands > 1 ? i->operands[1].instr->shape : NULL;
+	struct hlo_shape *a0 = i->noperands > 0 ? ir_operands(i)[0].instr->shape : NULL;
+	struct hlo_shape *a1 = i->noperands > 1 ? ir_operands(i)[1].instr->shape : NULL;
 	switch (i->op) {
 	case OP_ABS: case OP_CEIL: case OP_COUNT_LEADING_ZEROS: case OP_COPY: case OP_FLOOR:
 	case OP_NOT: case OP_NEGATE: case OP_POPCNT: case OP_SIGN: case OP_ROUND_NEAREST_AFZ:
@@ -469,7 +481,7 @@ static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *
 	case OP_TUPLE: {
 		struct hlo_shape **e = xcalloc(i->noperands + 1, sizeof *e);
 		for (uint32_t k = 0; k < i->noperands; k++)
-			e[k] = i->operands[k].instr->shape;
+			e[k] = ir_operands(i)[k].instr->shape;
 		struct hlo_shape *t = build_shape_tuple(r->f, e, i->noperands);
 		free(e);
 		return t;
@@ -481,9 +493,9 @@ static struct hlo_shape *resolve_infer(struct resolve_ctx *r, struct hlo_instr *
 	case OP_TRANSPOSE:
 		return resolve_infer_transpose(r, i, a0);
 	case OP_CALL:
-		return i->ncallees && i->callees[0]->root ? i->callees[0]->root->shape : NULL;
+		return i->ncallees && ir_callees(i)[0]->root ? ir_callees(i)[0]->root->shape : NULL;
 	case OP_CONDITIONAL:
-		return i->ncallees && i->callees[0]->root ? i->callees[0]->root->shape : NULL;
+		return i->ncallees && ir_callees(i)[0]->root ? ir_callees(i)[0]->root->shape : NULL;
 	default:
 		return NULL;
 	}
@@ -521,9 +533,8 @@ static void resolve_control(struct resolve_ctx *r, struct resolve_scope *sc, str
 		return;
 	}
 	uint32_t n = value_count(v), k = 0;
-	if (!i->extra)
-		i->extra = arena_alloc(&r->f->arena, sizeof *i->extra);
-	i->extra->control = arena_array(&r->f->arena, n, sizeof *i->extra->control);
+	struct hlo_instr_extra *x = ir_extra(i);   /* made by build_decode */
+	x->control = arena_array(&r->f->arena, n, sizeof *x->control);
 	for (struct hlo_value *e = v->child; e; e = e->next) {
 		if (e->kind != V_NAME && e->kind != V_IDENT) {
 			resolve_error(r, e->span, "expected an instruction name");
@@ -531,9 +542,9 @@ static void resolve_control(struct resolve_ctx *r, struct resolve_scope *sc, str
 		}
 		struct hlo_instr *t = resolve_ref(r, sc, i, e->key->str, e->key->len, e->span);
 		if (t)
-			i->extra->control[k++] = t;
+			x->control[k++] = t;
 	}
-	i->extra->ncontrol = k;
+	x->ncontrol = k;
 	arena_release(&r->scratch, mk);
 }
 
@@ -586,7 +597,7 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
 		out[n++] = c->instrs[k];
 		for (uint32_t done = n - 1; done < n; done++)
 			for (uint32_t j = 0; j < made->n; j++)
-				if (((struct hlo_instr *)made->p[j])->operands[0].instr == out[done])
+				if (ir_operands(((struct hlo_instr *)made->p[j]))[0].instr == out[done])
 					out[n++] = made->p[j];
 	}
 	c->instrs = out;
@@ -610,10 +621,10 @@ static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, st
 			/* nested instructions: parameter.anon, parameter.anon.1, ... */
 			char buf[256];
 			for (unsigned n = 1;; n++) {
-				int len = snprintf(buf, sizeof buf, "%.*s.%u", (int)i->name_len, i->name, n);
+				int len = snprintf(buf, sizeof buf, "%.*s.%u", IR_NM(i), n);
 				if (!resolve_lookup(sc, buf, (size_t)len)) {
-					i->name = arena_strndup(&r->f->arena, buf, (size_t)len);
-					i->name_len = (uint32_t)len;
+					ir_extra(i)->name = arena_strndup(&r->f->arena, buf, (size_t)len);
+					i->name_len_short = (uint32_t)len;
 					break;
 				}
 			}
@@ -621,7 +632,7 @@ static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, st
 				resolve_error(r, ir_instr_name_span(i), "cannot name nested instruction");
 		} else {
 			resolve_error(r, ir_instr_name_span(i), "duplicate instruction name '%.*s' in computation '%s'",
-				      (int)i->name_len, i->name, c->name->str);
+				      IR_NM(i), c->name->str);
 		}
 	}
 }
@@ -633,10 +644,10 @@ static bool resolve_operands(struct resolve_ctx *r, struct resolve_scope *sc, st
 {
 	bool ok = true;
 	for (uint32_t j = 0; j < i->noperands; j++) {
-		struct hlo_operand *o = &i->operands[j];
+		struct hlo_operand *o = &ir_operands(i)[j];
 		if (o->instr)
 			continue;
-		const struct hlo_operand_extra *x = i->extra && i->extra->operands ? &i->extra->operands[j] : NULL;
+		const struct hlo_operand_extra *x = ir_extra(i) && ir_extra(i)->operands ? &ir_extra(i)->operands[j] : NULL;
 		struct hlo_instr *t = resolve_ref(r, sc, i, r->f->src->buf + o->off, o->len, ir_operand_span(o));
 		if (t && x && x->ngte)
 			t = resolve_compact_gte(r, sc, t, x, ir_operand_span(o), made);
@@ -647,7 +658,7 @@ static bool resolve_operands(struct resolve_ctx *r, struct resolve_scope *sc, st
 			ir_shape_format(x->declared, false, a, sizeof a);
 			ir_shape_format(t->shape, false, b, sizeof b);
 			resolve_error(r, ir_operand_span(o), "operand shape %s does not match the shape %s of '%.*s'",
-				      a, b, (int)t->name_len, t->name);
+				      a, b, IR_NM(t));
 		}
 	}
 	resolve_control(r, sc, i);
@@ -666,13 +677,13 @@ static void resolve_instr(struct resolve_ctx *r, struct resolve_scope *sc, struc
 	if (sc)
 		ok = resolve_operands(r, sc, i, made);
 	for (uint32_t j = 0; j < i->noperands && ok; j++)
-		ok = i->operands[j].instr != NULL;
+		ok = ir_operands(i)[j].instr != NULL;
 	if (!i->shape && ok) {
 		i->shape = resolve_infer(r, i);
 		if (!i->shape)
 			resolve_error(r, ir_instr_opcode_span(i),
 				      "cannot infer the result shape of '%.*s'; write it before the opcode",
-				      (int)i->name_len, i->name);
+				      IR_NM(i));
 	}
 }
 
@@ -735,36 +746,41 @@ static void resolve_edges(struct resolve_ctx *r)
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
 			for (uint32_t j = 0; j < i->noperands; j++)
-				if (i->operands[j].instr)
-					i->operands[j].instr->nusers++;
+				if (ir_operands(i)[j].instr)
+					ir_operands(i)[j].instr->nusers++;
 			for (uint32_t j = 0; j < i->ncallees; j++)
-				i->callees[j]->ncallers++;
+				ir_callees(i)[j]->ncallers++;
 		}
 	}
+	uint64_t nusers = 0;
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
 		c->callers = arena_array(&r->f->arena, c->ncallers, sizeof *c->callers);
 		c->ncallers = 0;
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
-			i->users = arena_array(&r->f->arena, i->nusers, sizeof *i->users);
+			i->users_at = (uint32_t)nusers;
+			nusers += i->nusers;
 			i->nusers = 0;
+			if (nusers > UINT32_MAX)
+				fatal_out_of_memory();
 		}
 	}
+	m->users = arena_array(&r->f->arena, nusers, sizeof *m->users);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
 			for (uint32_t j = 0; j < i->noperands; j++) {
-				if (!i->operands[j].instr)
+				if (!ir_operands(i)[j].instr)
 					continue;
-				struct hlo_instr *t = i->operands[j].instr;
+				struct hlo_instr *t = ir_operands(i)[j].instr;
 				/* an instruction using the same operand twice is one user */
-				if (!t->nusers || t->users[t->nusers - 1] != i)
-					t->users[t->nusers++] = i;
+				if (!t->nusers || ir_users(t)[t->nusers - 1] != i)
+					ir_users(t)[t->nusers++] = i;
 			}
 			for (uint32_t j = 0; j < i->ncallees; j++)
-				i->callees[j]->callers[i->callees[j]->ncallers++] = i;
+				ir_callees(i)[j]->callers[ir_callees(i)[j]->ncallers++] = i;
 		}
 	}
 }
@@ -776,7 +792,7 @@ static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *i = c->instrs[k];
 		for (uint32_t j = 0; j < i->ncallees; j++) {
-			struct hlo_comp *t = i->callees[j];
+			struct hlo_comp *t = ir_callees(i)[j];
 			if (state[t->index] == 1) {
 				resolve_error(r, ir_instr_span(i), "computation '%s' calls itself through '%s' (recursion)",
 					      t->name->str, c->name->str);
@@ -873,6 +889,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 		source_drop(r.f->src, &r.drop_mark, m->comps[k]->span.start);
 	}
 	resolve_unbind_comps(m);
+	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);
 	if (!r.errors) {
 		resolve_edges(&r);
 		uint8_t *state = xcalloc(m->ncomps + 1, 1);

@@ -71,7 +71,7 @@ enum opcode verify_effective_op(const struct hlo_instr *i)
 struct span verify_shape_span(const struct verify_ctx *v, const struct hlo_instr *i)
 {
 	const char *buf = v->f->src->buf;
-	uint64_t a = i->start + i->name_off + i->name_len, b = i->start + i->op_off;
+	uint64_t a = i->start + i->name_off + ir_name_len(i), b = i->start + i->op_off;
 	while (a < b && buf[a] != '=')
 		a++;
 	if (a < b)
@@ -165,7 +165,7 @@ bool verify_ints_of(struct verify_ctx *v, enum attr_key key, struct attr_ints *o
 
 struct hlo_shape *verify_operand_shape(const struct hlo_instr *i, uint32_t k)
 {
-	return k < i->noperands && i->operands[k].instr ? i->operands[k].instr->shape : NULL;
+	return k < i->noperands && ir_operands(i)[k].instr ? ir_operands(i)[k].instr->shape : NULL;
 }
 
 static bool verify_is_scalar(const struct hlo_shape *s)
@@ -180,13 +180,13 @@ static void verify_conditional(struct verify_ctx *v, const struct hlo_instr *i)
 	if (!p)
 		return;
 	if (!verify_is_scalar(p)) {
-		verify_error(v, ir_operand_span(&i->operands[0]),
+		verify_error(v, ir_operand_span(&ir_operands(i)[0]),
 			     "the first operand of 'conditional' must be a scalar, got %s",
 			     verify_shape_str(p, buf, sizeof buf));
 		return;
 	}
 	if (p->type != PT_PRED && p->type != PT_S32) {
-		verify_error(v, ir_operand_span(&i->operands[0]),
+		verify_error(v, ir_operand_span(&ir_operands(i)[0]),
 			     "the first operand of 'conditional' must be a scalar of pred or s32, got %s",
 			     verify_shape_str(p, buf, sizeof buf));
 		return;
@@ -239,7 +239,7 @@ static void verify_gte(struct verify_ctx *v, const struct hlo_instr *i)
 	const struct verify_found *fo = verify_find(v, ATTR_INDEX);
 	struct span sp = fo ? ir_attr_value(fo->attr) : ir_instr_opcode_span(i);
 	if (t->type != PT_TUPLE) {
-		verify_error(v, ir_operand_span(&i->operands[0]), "get-tuple-element operand must be a tuple, got %s",
+		verify_error(v, ir_operand_span(&ir_operands(i)[0]), "get-tuple-element operand must be a tuple, got %s",
 			     verify_shape_str(t, a, sizeof a));
 		return;
 	}
@@ -381,19 +381,19 @@ static void verify_while(struct verify_ctx *v, const struct hlo_instr *i)
 	uint32_t pos = 0, ncallee_attrs = 0;
 	const struct hlo_attr *cond = NULL;
 	for (uint32_t k = 0; k < i->nattrs; k++) {
-		if (i->attrs[k].key == ATTR_CONDITION) {
-			cond = &i->attrs[k];
+		if (ir_attrs(i)[k].key == ATTR_CONDITION) {
+			cond = &ir_attrs(i)[k];
 			pos = ncallee_attrs;
 		}
-		ncallee_attrs += i->attrs[k].key == ATTR_CONDITION || i->attrs[k].key == ATTR_BODY;
+		ncallee_attrs += ir_attrs(i)[k].key == ATTR_CONDITION || ir_attrs(i)[k].key == ATTR_BODY;
 	}
 	if (!cond || ncallee_attrs != 2 || i->ncallees != 2)
 		return;
-	const struct hlo_instr *root = i->callees[pos]->root;
+	const struct hlo_instr *root = ir_callees(i)[pos]->root;
 	if (root && root->shape && !(ir_shape_is_array(root->shape) && root->shape->type == PT_PRED &&
 				     root->shape->rank == 0))
 		verify_error(v, ir_attr_value(cond), "while condition '%s' must return pred[], it returns %s",
-			     i->callees[pos]->name->str, verify_shape_str(root->shape, buf, sizeof buf));
+			     ir_callees(i)[pos]->name->str, verify_shape_str(root->shape, buf, sizeof buf));
 }
 
 /* ---- Async chains ---- */
@@ -417,7 +417,7 @@ static const char *verify_thread_of(struct verify_ctx *v, const struct hlo_instr
 /* The computation an async-start calls, and the opcode it wraps. */
 static struct hlo_comp *verify_async_comp(const struct hlo_instr *start)
 {
-	return start->async_wrapped == OP_COUNT && start->ncallees ? start->callees[0] : NULL;
+	return start->async_wrapped == OP_COUNT && start->ncallees ? ir_callees(start)[0] : NULL;
 }
 
 static int verify_async_wrapped_op(const struct hlo_instr *start)
@@ -442,11 +442,11 @@ static void verify_async(struct verify_ctx *v, struct hlo_instr *i)
 			v->chain[i->index] = i;
 		return;
 	}
-	if (!i->noperands || !i->operands[0].instr)
+	if (!i->noperands || !ir_operands(i)[0].instr)
 		return;
-	struct hlo_instr *prev = i->operands[0].instr;
+	struct hlo_instr *prev = ir_operands(i)[0].instr;
 	if (prev->op != OP_ASYNC_START && prev->op != OP_ASYNC_UPDATE) {
-		verify_error(v, ir_operand_span(&i->operands[0]),
+		verify_error(v, ir_operand_span(&ir_operands(i)[0]),
 			     "async-update and async-done expect an async-start or async-update as their first operand, got '%s'",
 			     verify_op_name(prev));
 		return;
@@ -464,11 +464,11 @@ static void verify_async(struct verify_ctx *v, struct hlo_instr *i)
 	struct verify_found *calls = verify_find(v, ATTR_CALLS);
 	if (calls && i->ncallees) {
 		struct hlo_comp *want = verify_async_comp(start);
-		if (want != i->callees[0])
+		if (want != ir_callees(i)[0])
 			verify_error(v, ir_attr_value(calls->attr),
 				     "expected async wrapped computation to be '%s', but got '%s'",
 				     want ? want->name->str : "<the wrapped computation of the async-start>",
-				     i->callees[0]->name->str);
+				     ir_callees(i)[0]->name->str);
 	}
 	if (verify_find(v, ATTR_ASYNC_EXECUTION_THREAD)) {
 		const char *mine = verify_thread_of(v, i), *theirs = verify_thread_of(v, start);
@@ -494,7 +494,7 @@ static void verify_async_callers(struct verify_ctx *v, const struct hlo_comp *c)
 		const struct hlo_attr *at = ir_attr(i, ATTR_CALLS);
 		verify_error(v, at ? ir_attr_value(at) : ir_instr_opcode_span(i),
 			     "computation '%s' is called by more than one async-start (also by '%.*s')", c->name->str,
-			     (int)first->name_len, first->name);
+			     IR_NM(first));
 	}
 }
 
@@ -585,7 +585,7 @@ static void verify_comp(struct verify_ctx *v, struct hlo_comp *c)
 			if (root)
 				verify_error(v, span_make(i->start, i->start + 4),
 					     "computation '%s' has more than one ROOT instruction (the first is '%.*s')",
-					     c->name->str, (int)root->name_len, root->name);
+					     c->name->str, IR_NM(root));
 			else
 				root = i;
 		}

@@ -637,7 +637,7 @@ static void verify_attrs_of(struct verify_ctx *v, const struct hlo_instr *i, con
 		v->found = xreallocarray(v->found, v->capfound, sizeof *v->found);
 	}
 	for (uint32_t k = 0; k < i->nattrs; k++) {
-		const struct hlo_attr *at = &i->attrs[k];
+		const struct hlo_attr *at = &ir_attrs(i)[k];
 		int idx = verify_key(at);
 		if (idx < 0) {
 			/* Unknown to every opcode: maybe a newer XLA; XLA itself rejects it.
@@ -645,7 +645,7 @@ static void verify_attrs_of(struct verify_ctx *v, const struct hlo_instr *i, con
 			 * (bounded work on absurd inputs). */
 			bool dup = false;
 			for (uint32_t j = 0; j < k && k < 64 && !dup; j++)
-				dup = i->attrs[j].name == at->name;
+				dup = ir_attrs(i)[j].name == at->name;
 			if (dup)
 				verify_error(v, ir_attr_name_span(at), "attribute '%s' already exists", at->name->str);
 			else if (verify_first_warning(v, at->name->str, at->name->len))

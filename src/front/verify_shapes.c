@@ -160,7 +160,7 @@ void verify_shapes(struct verify_ctx *v, const struct hlo_instr *i)
 	struct attr_ints d;
 	if (ir_op_elementwise_binary(op) && i->noperands == 2) {
 		if (!verify_same_dims(a0, a1))
-			verify_error(v, ir_operand_span(&i->operands[1]), "operands of '%s' have different dimensions: %s and %s",
+			verify_error(v, ir_operand_span(&ir_operands(i)[1]), "operands of '%s' have different dimensions: %s and %s",
 				     verify_op_name(i), verify_shape_str(a0, b0, sizeof b0), verify_shape_str(a1, b1, sizeof b1));
 		else if (!verify_same_dims(r, a0))
 			verify_error(v, rs, "'%s' result %s does not have the dimensions of its operands %s",

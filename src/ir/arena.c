@@ -3,6 +3,7 @@
  * its own block.  HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
  * tests can prove that out of memory ends in one clean message. */
 #include "arena.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,43 @@ void arena_adopt(struct arena *a, struct arena *from)
 	}
 	a->total += from->total;
 	arena_init(from);
+}
+
+static struct arena_block *arena_vec_block(void *p)
+{
+	return p ? (struct arena_block *)((unsigned char *)p - offsetof(struct arena_block, data)) : NULL;
+}
+
+void *arena_vec_grow(void *p, size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX / 2) / size)
+		fatal_out_of_memory();
+	struct arena_block *b = xrealloc(arena_vec_block(p), sizeof *b + n * size);
+	b->size = n * size;
+	return b->data;
+}
+
+/* Linked behind a's current block, full: later allocations never land in it. */
+void *arena_vec_give(struct arena *a, void *p, size_t used)
+{
+	if (!p)
+		return NULL;
+	struct arena_block *b = xrealloc(arena_vec_block(p), sizeof *b + used);   /* the spare capacity back */
+	b->used = b->size = used;
+	if (a->head) {
+		b->prev = a->head->prev;
+		a->head->prev = b;
+	} else {
+		b->prev = NULL;
+		a->head = b;
+	}
+	a->total += used;
+	return b->data;
+}
+
+void arena_vec_free(void *p)
+{
+	free(arena_vec_block(p));
 }
 
 struct arena_mark arena_mark(struct arena *a)

@@ -28,6 +28,15 @@ char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* Moves every block of from into a (from ends empty): what was allocated
  * in from lives as long as a.  Not while a mark of a is outstanding. */
 void arena_adopt(struct arena *a, struct arena *from);
+/* A growable array an arena can take over without a copy: grow it with
+ * arena_vec_grow (NULL starts one), then either arena_vec_give it to an
+ * arena, which frees it with its blocks, or arena_vec_free it.  The model's
+ * buffer table is built this way: a copy would double its peak.  Not given
+ * while a mark of the arena is outstanding. */
+void *arena_vec_grow(void *p, size_t n, size_t size);
+/* Returns p, which may have moved (the spare capacity is given back). */
+void *arena_vec_give(struct arena *a, void *p, size_t used);
+void arena_vec_free(void *p);
 struct arena_mark arena_mark(struct arena *a);
 void arena_release(struct arena *a, struct arena_mark m);
 

@@ -142,8 +142,8 @@ const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, c
 const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key)
 {
 	for (uint32_t k = 0; k < i->nattrs; k++)
-		if (i->attrs[k].key == key)
-			return &i->attrs[k];
+		if (ir_attrs(i)[k].key == key)
+			return &ir_attrs(i)[k];
 	return NULL;
 }
 
@@ -156,9 +156,9 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
 	 * back into memory (source_drop) one scattered page at a time. */
 	if (i->flags & IR_ONE_CALLEE_PER_ATTR) {
 		uint32_t slot = 0;
-		for (const struct hlo_attr *b = i->attrs; b < a; b++)
+		for (const struct hlo_attr *b = ir_attrs(i); b < a; b++)
 			slot += ir_attr_is_callee(b->key);
-		return ir_attr_is_callee(a->key) && slot < i->ncallees ? i->callees[slot] : NULL;
+		return ir_attr_is_callee(a->key) && slot < i->ncallees ? ir_callees(i)[slot] : NULL;
 	}
 	const char *p = ir_text(i->comp->module->file, ir_attr_value(a));
 	size_t n = a->value_len;
@@ -167,7 +167,7 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
 		n--;
 	}
 	for (uint32_t k = 0; k < i->ncallees; k++) {
-		struct hlo_comp *c = i->callees[k];
+		struct hlo_comp *c = ir_callees(i)[k];
 		if (c->inline_body ? c->span.start == a->value_off : (c->name->len == n && !memcmp(c->name->str, p, n)))
 			return c;
 	}
@@ -193,7 +193,7 @@ struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name)
 bool ir_name_is(const struct hlo_instr *i, const char *s)
 {
 	size_t n = strlen(s);
-	return i->name_len == n && !memcmp(i->name, s, n);
+	return ir_name_len(i) == n && !memcmp(ir_name(i), s, n);
 }
 
 struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name)
@@ -206,8 +206,8 @@ struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name)
 
 struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n)
 {
-	*n = i->extra ? i->extra->ncontrol : 0;
-	return *n ? i->extra->control : NULL;
+	*n = ir_extra(i) ? ir_extra(i)->ncontrol : 0;
+	return *n ? ir_extra(i)->control : NULL;
 }
 
 bool ir_shape_is_array(const struct hlo_shape *s)

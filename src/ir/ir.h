@@ -156,22 +156,27 @@ struct hlo_operand_extra {
 	int64_t *gte;
 };
 
-/* Rarely used instruction parts, allocated only when present. */
+/* Rarely used instruction parts, present only when IR_HAS_EXTRA is set. */
 struct hlo_instr_extra {
 	struct hlo_operand_extra *operands;  /* noperands entries, or NULL */
 	uint32_t lit_off, lit_len;           /* constant "(...)": offset from start, length */
 	uint32_t ncontrol;
 	struct hlo_instr **control;          /* control-predecessors, resolved */
 	struct interned *target;             /* custom_call_target, unquoted (attr_plain) */
+	const char *name;                    /* an IR_ANONYMOUS instruction's generated name */
+	uint32_t name_len;                   /* the name's length when name_len_short is IR_NAME_LONG */
 };
 
 enum instr_flag {
 	IR_ROOT = 1,          /* written with ROOT */
-	IR_ANONYMOUS = 2,     /* nested instruction or synthesized GTE */
+	IR_ANONYMOUS = 2,     /* nested instruction or synthesized GTE: its name is generated */
 	IR_SHAPE_WRITTEN = 4, /* result shape present in the text */
 	IR_FUSION_SHIFT = 3,  /* bits 3-5: a fusion's enum fusion_kind */
 	IR_ONE_CALLEE_PER_ATTR = 64, /* callees[k] is the k-th callee attribute's (resolve) */
 	IR_SCALAR_NUMBER = 128, /* a rank-0 integer or pred constant whose value is number */
+};
+enum instr_xflag {
+	IR_HAS_EXTRA = 1,     /* an hlo_instr_extra follows the attributes (ir_extra) */
 };
 
 /* A fusion's kind= (XLA's FusionKind), decoded when the instruction is
@@ -184,37 +189,42 @@ extern const char *const ir_fusion_kinds[];
  * FUSION_UNKNOWN when none. */
 enum fusion_kind ir_fusion_kind_of(const char *text, size_t n);
 
-/* Kept compact (112 bytes): the IR of a 100 MB dump must fit next to it.
- * Names are slices of the source (or of the arena for synthesized ones),
- * not interned: they are unique per computation, so interning would cost
- * more than the text.  Use the accessors below for spans. */
+/* 64 bytes, the IR of a big dump being mostly instructions: no pointer that
+ * can be computed.  One allocation holds the instruction, then its
+ * noperands operands, its nattrs attributes and, with IR_HAS_EXTRA, its
+ * hlo_instr_extra (ir_operands, ir_attrs, ir_extra).  Users and callees
+ * sit in per-module arrays (ir_users, ir_callees).  The name is a slice
+ * of the source, not interned (names are unique per computation, so
+ * interning would cost more than the text), or for an IR_ANONYMOUS
+ * instruction a generated one (ir_name).  Use the accessors below. */
 struct hlo_instr {
-	uint8_t kind;               /* IR_INSTR */
 	uint8_t op;                 /* enum opcode; OP_COUNT when unknown */
 	uint8_t async_wrapped;      /* op of "<op>-start" sugar, else OP_COUNT */
 	uint8_t flags;              /* enum instr_flag */
+	uint8_t xflags;             /* enum instr_xflag */
 	uint32_t index;             /* position in comp->instrs (program order) */
-	uint64_t start;             /* source span: name (or ROOT) to end of attributes */
+	uint64_t start : 40;        /* source span: name (or ROOT) to end of attributes */
+	uint64_t name_off : 8;      /* name offset from start (source names): 0, 1, 5 or 6 */
+	uint64_t name_len_short : 16; /* ir_name_len; IR_NAME_LONG: the length is in the extra part */
 	uint32_t len;
-	uint32_t name_len;
-	const char *name;           /* name_len bytes, no '%', not NUL-terminated */
-	uint32_t name_off : 8;      /* name offset from start (source names): 0, 1, 5 or 6 */
 	uint32_t op_off : 24;       /* opcode offset from start */
-	uint16_t op_len;
+	uint32_t op_len : 8;        /* clamped (only unknown opcodes are longer) */
 	uint16_t nattrs;
+	uint16_t ncallees;
 	uint32_t noperands;
 	uint32_t nusers;
-	uint32_t ncallees;
+	uint32_t users_at;          /* first user in comp->module->users */
+	uint32_t callees_at;        /* first callee in comp->module->callees, in attribute order */
 	int32_t number;             /* parameter(N) number, get-tuple-element index, the value
 				     * of an IR_SCALAR_NUMBER constant, else -1 */
 	struct hlo_shape *shape;    /* result shape (inferred when not written) */
 	struct hlo_comp *comp;
-	struct hlo_operand *operands;
-	struct hlo_instr **users;
-	struct hlo_attr *attrs;
-	struct hlo_comp **callees;  /* in attribute order */
-	struct hlo_instr_extra *extra;
 };
+#define IR_NAME_LONG 0xffffu
+#define IR_OP_LEN_MAX 0xffu
+
+static inline struct hlo_instr_extra *ir_extra(const struct hlo_instr *i);
+static inline uint32_t ir_name_len(const struct hlo_instr *i);
 
 static inline struct span ir_instr_span(const struct hlo_instr *i)
 {
@@ -222,7 +232,7 @@ static inline struct span ir_instr_span(const struct hlo_instr *i)
 }
 static inline struct span ir_instr_name_span(const struct hlo_instr *i)
 {
-	return span_make(i->start + i->name_off, i->start + i->name_off + i->name_len);
+	return span_make(i->start + i->name_off, i->start + i->name_off + ir_name_len(i));
 }
 static inline struct span ir_instr_opcode_span(const struct hlo_instr *i)
 {
@@ -235,15 +245,26 @@ static inline struct span ir_instr_shape_text(const struct hlo_instr *i)
 {
 	if (!(i->flags & IR_SHAPE_WRITTEN))
 		return span_none();
-	uint64_t from = i->flags & IR_ANONYMOUS ? i->start : i->start + i->name_off + i->name_len;
+	uint64_t from = i->flags & IR_ANONYMOUS ? i->start : i->start + i->name_off + ir_name_len(i);
 	return span_make(from, i->start + i->op_off);
+}
+static inline struct hlo_operand *ir_operands(const struct hlo_instr *i)
+{
+	return (struct hlo_operand *)(i + 1);
+}
+static inline struct hlo_attr *ir_attrs(const struct hlo_instr *i)
+{
+	return (struct hlo_attr *)(ir_operands(i) + i->noperands);
+}
+static inline struct hlo_instr_extra *ir_extra(const struct hlo_instr *i)
+{
+	return i->xflags & IR_HAS_EXTRA ? (struct hlo_instr_extra *)(ir_attrs(i) + i->nattrs) : NULL;
 }
 /* The "( ... )" of a constant; span_none() when there is none. */
 static inline struct span ir_instr_literal(const struct hlo_instr *i)
 {
-	return i->extra && i->extra->lit_len
-		       ? span_make(i->start + i->extra->lit_off, i->start + i->extra->lit_off + i->extra->lit_len)
-		       : span_none();
+	const struct hlo_instr_extra *x = ir_extra(i);
+	return x && x->lit_len ? span_make(i->start + x->lit_off, i->start + x->lit_off + x->lit_len) : span_none();
 }
 static inline struct span ir_operand_span(const struct hlo_operand *o)
 {
@@ -255,8 +276,14 @@ static inline enum fusion_kind ir_fusion_kind(const struct hlo_instr *i)
 {
 	return (enum fusion_kind)((i->flags >> IR_FUSION_SHIFT) & 7);
 }
+static inline uint32_t ir_name_len(const struct hlo_instr *i)
+{
+	return i->name_len_short != IR_NAME_LONG ? i->name_len_short : ir_extra(i)->name_len;
+}
+/* i's name (ir_name_len bytes, no '%', not NUL-terminated); inline below. */
+static inline const char *ir_name(const struct hlo_instr *i);
 /* printf arguments for "%.*s" of i's name. */
-#define IR_NM(i) (int)(i)->name_len, (i)->name
+#define IR_NM(i) (int)ir_name_len(i), ir_name(i)
 /* True when the instruction's name is exactly s. */
 bool ir_name_is(const struct hlo_instr *i, const char *s);
 
@@ -319,6 +346,8 @@ struct hlo_module {
 	struct hlo_comp **comps;    /* source order; inline bodies included */
 	struct hlo_comp *entry;
 	struct hlo_module *next;
+	struct hlo_instr **users;   /* every instruction's users (ir_users), from resolve */
+	struct hlo_comp **callees;  /* every instruction's callees (ir_callees), from resolve */
 	uint32_t ninstrs_total;
 	bool valid;                 /* parsed, resolved and verified without error */
 };
@@ -344,6 +373,25 @@ struct hlo_file {
 	uint32_t nlint_comments, lint_comments_cap;
 	void *shape_table;           /* hash-consing state (build.c) */
 };
+
+_Static_assert(sizeof(struct hlo_instr) == 64, "struct hlo_instr is 64 bytes");
+
+static inline const char *ir_name(const struct hlo_instr *i)
+{
+	return i->flags & IR_ANONYMOUS ? ir_extra(i)->name : i->comp->module->file->src->buf + i->start + i->name_off;
+}
+/* The instructions that use i as an operand (nusers of them). */
+static inline struct hlo_instr **ir_users(const struct hlo_instr *i)
+{
+	struct hlo_instr **u = i->comp->module->users;
+	return u ? u + i->users_at : NULL;
+}
+/* The computations i calls, in attribute order (ncallees of them). */
+static inline struct hlo_comp **ir_callees(const struct hlo_instr *i)
+{
+	struct hlo_comp **c = i->comp->module->callees;
+	return c ? c + i->callees_at : NULL;
+}
 
 /* ---- Walker ---- */
 

@@ -58,7 +58,7 @@ static void diff_describe(const struct diff_side *s, const struct mem_buffer *b,
 {
 	const struct hlo_instr *i = b->def;
 	const char *op = diff_op_name(s->m, i, a), *stem;
-	size_t n = op ? strlen(op) : finding_stem(i->name, i->name_len, false, &stem);
+	size_t n = op ? strlen(op) : finding_stem(ir_name(i), ir_name_len(i), false, &stem);
 	char shape[512];
 	ir_shape_format(b->shape, false, shape, sizeof shape);
 	size_t cap = n + strlen(shape) + 48;
@@ -69,7 +69,7 @@ static void diff_describe(const struct diff_side *s, const struct mem_buffer *b,
 	out->b = b;
 	out->key = key;
 	out->loose = loose;
-	out->label = op ? op : arena_strndup(a, i->name, i->name_len);
+	out->label = op ? op : arena_strndup(a, ir_name(i), ir_name_len(i));
 	out->split = diff_split(s->m, i, a);
 	out->matched = false;
 }

@@ -106,14 +106,14 @@ static bool finding_source_users(struct finding_sink *s, const struct hlo_module
 	while (head < n) {
 		const struct hlo_instr *x = seen[head++];
 		for (uint32_t u = 0; u < x->nusers && n < FINDING_VIA_MAX; u++) {
-			const struct hlo_instr *y = x->users[u];
+			const struct hlo_instr *y = ir_users(x)[u];
 			bool dup = false;
 			for (uint32_t k = 0; k < n && !dup; k++)
 				dup = seen[k] == y;
 			if (dup)
 				continue;
 			if (finding_metadata_of(s, m, y, NULL, file, line)) {
-				*via = arena_strndup(&s->arena, y->name, y->name_len);
+				*via = arena_strndup(&s->arena, ir_name(y), ir_name_len(y));
 				return true;
 			}
 			seen[n++] = y;
@@ -172,7 +172,7 @@ struct finding *finding_add(struct finding_sink *s, const char *rule, enum findi
 	f->leaf = f->tuple_index = f->output_index = f->peak_saved = -1;
 	if (i) {
 		f->computation = finding_strdup(s, i->comp->name->str);
-		f->instruction = arena_strndup(&s->arena, i->name, i->name_len);
+		f->instruction = arena_strndup(&s->arena, ir_name(i), ir_name_len(i));
 		f->opcode = i->op < OP_COUNT ? ir_opcode_name((enum opcode)i->op) : "";
 		f->shape = finding_shape_text(s, i->shape, true);
 		f->shape_bare = finding_shape_text(s, i->shape, false);

@@ -100,7 +100,7 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
 		MEM_FIGURES_KNOWN(REPORT_KNOWN)
 #undef REPORT_KNOWN
 		if (mm->peak_at) {
-			x->peak_instr = arena_strndup(&r->arena, mm->peak_at->name, mm->peak_at->name_len);
+			x->peak_instr = arena_strndup(&r->arena, ir_name(mm->peak_at), ir_name_len(mm->peak_at));
 			x->peak_comp = report_dup(r, mm->peak_at->comp->name->str);
 		}
 	}

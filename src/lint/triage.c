@@ -241,7 +241,7 @@ void triage_from_model(struct triage *t, const struct mem_model *mm, uint32_t n,
 		ir_shape_format(top[k]->shape, true, buf, sizeof buf);
 		al->shape = arena_strndup(a, buf, strlen(buf));
 		al->type = mem_kind_name((enum mem_kind)top[k]->kind);
-		al->name = arena_strndup(a, top[k]->def->name, top[k]->def->name_len);
+		al->name = arena_strndup(a, ir_name(top[k]->def), ir_name_len(top[k]->def));
 		t->allocs[k] = (struct triage_alloc){ al, top[k]->def, "hlolint's model (the report lists none)" };
 		if (!t->big || al->size > t->big->size)
 			t->big = al;

@@ -179,7 +179,7 @@ static bool alias_identity_call(struct alias_state *as, const struct hlo_instr *
 					   "PinToDevice", "PinToDeviceSram", "AnnotateMemorySpace",
 					   "xla.sdy.FuncResultSharding", "xla.sdy.ShardingGroup",
 					   "xla.sdy.PropagationBarrier", NULL };
-	if (i->op != OP_CUSTOM_CALL || i->noperands < 1 || !i->operands[0].instr)
+	if (i->op != OP_CUSTOM_CALL || i->noperands < 1 || !ir_operands(i)[0].instr)
 		return false;
 	/* An offload to host or a move back makes a copy in the memory it asks
 	 * for (XLA's host offloader turns it into copy-start/-done). */
@@ -189,7 +189,7 @@ static bool alias_identity_call(struct alias_state *as, const struct hlo_instr *
 	for (int k = 0; ids[k]; k++)
 		if (attr_plain_is(as->f, i, ATTR_CUSTOM_CALL_TARGET, ids[k]))
 			return alias_leaves(as, i->shape) ==
-			       alias_leaves(as, i->operands[0].instr->shape);
+			       alias_leaves(as, ir_operands(i)[0].instr->shape);
 	return false;
 }
 
@@ -216,7 +216,7 @@ static bool alias_operand_leaf(struct alias_state *as, const struct hlo_instr *i
 			     const struct hlo_instr **src, uint32_t *sj)
 {
 	for (uint32_t k = from; k < i->noperands; k++) {
-		const struct hlo_instr *o = i->operands[k].instr;
+		const struct hlo_instr *o = ir_operands(i)[k].instr;
 		if (!o)
 			return false;
 		uint32_t n = alias_leaves(as, o->shape);
@@ -248,7 +248,7 @@ bool alias_elem_range(struct alias_state *as, const struct hlo_shape *s, uint32_
 bool alias_source(struct alias_state *as, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **src,
 			     uint32_t *sj)
 {
-	const struct hlo_instr *o = i->noperands ? i->operands[0].instr : NULL;
+	const struct hlo_instr *o = i->noperands ? ir_operands(i)[0].instr : NULL;
 	uint32_t first, count;
 	bool ok = false;
 	switch (i->op) {
@@ -264,7 +264,7 @@ bool alias_source(struct alias_state *as, const struct hlo_instr *i, uint32_t j,
 		/* Element e of the result is operand e. */
 		uint32_t e;
 		if (alias_is_tuple(i->shape) && i->shape->rank == i->noperands && alias_elem_of(as, i->shape, j, &e, sj) &&
-		    (*src = i->operands[e].instr))
+		    (*src = ir_operands(i)[e].instr))
 			ok = true;
 		break;
 	}

@@ -87,7 +87,7 @@ static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, con
 		return false;
 	const struct mem_buffer *r = &mm->buffers[root[o->id]];
 	for (uint32_t k = 0; k < user->noperands; k++) {
-		const struct hlo_instr *op = user->operands[k].instr;
+		const struct hlo_instr *op = ir_operands(user)[k].instr;
 		if (op && mem_buffer_at(mm, op, 0) == r)
 			return true;
 	}
@@ -232,7 +232,7 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 	if (!update && !mem_shares_operand(d))
 		return b->gdef;
 	for (uint32_t k = 0; k < d->noperands; k++) {
-		const struct hlo_instr *op = d->operands[k].instr;
+		const struct hlo_instr *op = ir_operands(d)[k].instr;
 		const struct mem_buffer *o = op ? mem_value_at(mm, op, 0) : NULL;
 		if (!o || !in_heap[o->id] || taken[o->id] || o->gown != b->gdef || o->bytes != b->bytes ||
 		    o->memory_space != b->memory_space || (!update && o->def != op))

@@ -22,7 +22,7 @@ static bool idle_dead_copy(const struct hlo_instr *i)
 	if (i->op != OP_COPY_START)
 		return false;
 	for (uint32_t k = 0; k < i->nusers; k++)
-		if (!idle_dead_done(i->users[k]))
+		if (!idle_dead_done(ir_users(i)[k]))
 			return false;
 	return true;
 }
@@ -55,7 +55,7 @@ void idle_uses(const struct mem_model *mm, struct idle_use *out)
 		if (alias_pure(&as, i) || idle_dead_copy(i))
 			continue;
 		for (uint32_t o = 0; o < i->noperands; o++) {
-			const struct hlo_instr *op = i->operands[o].instr;
+			const struct hlo_instr *op = ir_operands(i)[o].instr;
 			uint32_t n = op ? mem_leaf_count(mm, op) : 0;
 			for (uint32_t j = 0; j < n; j++) {
 				const struct mem_buffer *b = mem_buffer_at(mm, op, j);

@@ -12,7 +12,7 @@ int64_t loop_param_index(const struct hlo_comp *c, const struct hlo_instr *i)
 {
 	if (!c || !i || i->op != OP_GET_TUPLE_ELEMENT || !i->noperands || !c->nparams)
 		return -1;
-	return i->operands[0].instr == c->params[0] ? i->number : -1;
+	return ir_operands(i)[0].instr == c->params[0] ? i->number : -1;
 }
 
 bool loop_const_int(const struct hlo_module *m, const struct hlo_instr *i, int64_t *v)
@@ -32,13 +32,13 @@ static bool loop_step(const struct hlo_module *m, const struct hlo_comp *body, c
 {
 	if (!upd || upd->noperands != 2 || (upd->op != OP_ADD && upd->op != OP_SUBTRACT))
 		return false;
-	if (loop_param_index(body, upd->operands[0].instr) == k && loop_const_int(m, upd->operands[1].instr, step)) {
+	if (loop_param_index(body, ir_operands(upd)[0].instr) == k && loop_const_int(m, ir_operands(upd)[1].instr, step)) {
 		if (upd->op == OP_SUBTRACT)
 			*step = -*step;
 		return true;
 	}
-	return upd->op == OP_ADD && loop_param_index(body, upd->operands[1].instr) == k &&
-	       loop_const_int(m, upd->operands[0].instr, step);
+	return upd->op == OP_ADD && loop_param_index(body, ir_operands(upd)[1].instr) == k &&
+	       loop_const_int(m, ir_operands(upd)[0].instr, step);
 }
 
 int64_t loop_induction_index(const struct hlo_module *m, const struct hlo_instr *w)
@@ -51,14 +51,14 @@ int64_t loop_induction_index(const struct hlo_module *m, const struct hlo_instr 
 		const struct hlo_instr *root = body->root;
 		for (uint32_t j = 0; j < root->noperands; j++) {
 			int64_t step;
-			if (loop_step(m, body, root->operands[j].instr, j, &step) && step)
+			if (loop_step(m, body, ir_operands(root)[j].instr, j, &step) && step)
 				return j;
 		}
 	}
 	struct hlo_comp *cond = ir_callee(w, ATTR_CONDITION);
 	if (cond && cond->root && cond->root->op == OP_COMPARE && cond->root->noperands == 2) {
 		for (int s = 0; s < 2; s++) {
-			k = loop_param_index(cond, cond->root->operands[s].instr);
+			k = loop_param_index(cond, ir_operands(cond->root)[s].instr);
 			if (k >= 0)
 				return k;
 		}
@@ -94,11 +94,11 @@ static int64_t loop_inferred(const struct hlo_module *m, const struct hlo_instr 
 	for (int j = 0; j < 5; j++)
 		if (!memcmp(ds, dirs[j], 2))
 			d = j;
-	int64_t limit, k = loop_param_index(cond, cmp->operands[0].instr);
-	if (k >= 0 && loop_const_int(m, cmp->operands[1].instr, &limit)) {
+	int64_t limit, k = loop_param_index(cond, ir_operands(cmp)[0].instr);
+	if (k >= 0 && loop_const_int(m, ir_operands(cmp)[1].instr, &limit)) {
 		/* iv <dir> N */
-	} else if ((k = loop_param_index(cond, cmp->operands[1].instr)) >= 0 &&
-		   loop_const_int(m, cmp->operands[0].instr, &limit)) {
+	} else if ((k = loop_param_index(cond, ir_operands(cmp)[1].instr)) >= 0 &&
+		   loop_const_int(m, ir_operands(cmp)[0].instr, &limit)) {
 		static const int flip[] = { 2, 3, 0, 1, 4 };  /* N < iv  ==  iv > N */
 		d = d >= 0 ? flip[d] : d;
 	} else {
@@ -106,12 +106,12 @@ static int64_t loop_inferred(const struct hlo_module *m, const struct hlo_instr 
 	}
 	if (d < 0)
 		return -1;
-	const struct hlo_instr *init = w->operands[0].instr;
+	const struct hlo_instr *init = ir_operands(w)[0].instr;
 	int64_t start, step;
-	if (!init || init->op != OP_TUPLE || k >= init->noperands || !loop_const_int(m, init->operands[k].instr, &start))
+	if (!init || init->op != OP_TUPLE || k >= init->noperands || !loop_const_int(m, ir_operands(init)[k].instr, &start))
 		return -1;
 	const struct hlo_instr *root = body->root;
-	if (root->op != OP_TUPLE || k >= root->noperands || !loop_step(m, body, root->operands[k].instr, k, &step))
+	if (root->op != OP_TUPLE || k >= root->noperands || !loop_step(m, body, ir_operands(root)[k].instr, k, &step))
 		return -1;
 	if (!step || !loop_small(start) || !loop_small(limit) || !loop_small(step))
 		return -1;

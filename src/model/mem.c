@@ -135,9 +135,23 @@ uint32_t mem_find(struct mem_ctx *x, uint32_t b)
 	return b;
 }
 
+/* The analysis of computations not analysed (fusion bodies, most of a
+ * large module): a table entry per computation would cost more than the
+ * buffers. */
+static const struct mem_comp mem_comp_none;
+
+const struct mem_comp *mem_comp_of(const struct mem_internal *in, const struct hlo_comp *c)
+{
+	const struct mem_comp *cs = c ? in->comps[c->index] : NULL;
+	return cs ? cs : &mem_comp_none;
+}
+
 struct mem_comp *mem_cs(struct mem_ctx *x, const struct hlo_comp *c)
 {
-	return &x->in->comps[c->index];
+	struct mem_comp **cs = &x->in->comps[c->index];
+	if (!*cs)
+		*cs = arena_alloc(x->a, sizeof **cs);
+	return *cs;
 }
 
 /* Global leaf id of leaf j of instruction i (analysed computations only). */
@@ -184,7 +198,7 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_in
 {
 	if (x->nbufs >= x->capbufs) {
 		x->capbufs = x->capbufs ? x->capbufs * 2 : 1024;
-		x->bufs = xreallocarray(x->bufs, x->capbufs, sizeof *x->bufs);
+		x->bufs = arena_vec_grow(x->bufs, x->capbufs, sizeof *x->bufs);
 		x->next = xreallocarray(x->next, x->capbufs, sizeof *x->next);
 		x->fwd = xreallocarray(x->fwd, x->capbufs, sizeof *x->fwd);
 	}
@@ -270,7 +284,7 @@ static const int64_t *mem_split_inherit(struct mem_ctx *x, const struct hlo_inst
 		return NULL;
 	uint64_t best = 1;
 	for (uint32_t k = 0; k < i->noperands; k++) {
-		const struct hlo_instr *o = i->operands[k].instr;
+		const struct hlo_instr *o = ir_operands(i)[k].instr;
 		if (!o || !ir_shape_is_array(o->shape))
 			continue;
 		const int64_t *sp = x->leaf_split[mem_leaf_id(x, o, 0)];
@@ -446,9 +460,9 @@ static int64_t mem_inplace_param(const struct hlo_instr *root)
 {
 	if (!root || (root->op != OP_DYNAMIC_UPDATE_SLICE && root->op != OP_SCATTER) || !root->noperands)
 		return -1;
-	const struct hlo_instr *o = root->operands[0].instr;
+	const struct hlo_instr *o = ir_operands(root)[0].instr;
 	while (o && o->op == OP_BITCAST && o->noperands)
-		o = o->operands[0].instr;
+		o = ir_operands(o)[0].instr;
 	return o && o->op == OP_PARAMETER ? o->number : -1;
 }
 
@@ -495,7 +509,7 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 		for (uint32_t j = 0; j < nl; j++) {
 			const struct hlo_shape *s = nl == 1 ? i->shape : alias_leaf_shape(&x->al, i->shape, j);
 			for (uint32_t k = 0; k < i->noperands && s; k++) {
-				const struct hlo_instr *o = i->operands[k].instr;
+				const struct hlo_instr *o = ir_operands(i)[k].instr;
 				if (o && o->shape && ir_shape_equal(o->shape, s, true))
 					mem_candidate(x, pos, base + j, o, o);
 			}
@@ -504,23 +518,23 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 			return;
 	}
 	if (i->op == OP_DYNAMIC_UPDATE_SLICE && nl == 1 && i->noperands) {
-		mem_candidate(x, pos, base, i->operands[0].instr, NULL);
+		mem_candidate(x, pos, base, ir_operands(i)[0].instr, NULL);
 	} else if (i->op == OP_SCATTER && i->noperands >= 3) {
 		uint32_t nin = (i->noperands - 1) / 2;
 		for (uint32_t k = 0; k < nin && k < nl; k++)
-			mem_candidate(x, pos, base + k, i->operands[k].instr, NULL);
+			mem_candidate(x, pos, base + k, ir_operands(i)[k].instr, NULL);
 	} else if (i->op == OP_FUSION && i->ncallees) {
-		const struct hlo_instr *root = i->callees[0]->root;
+		const struct hlo_instr *root = ir_callees(i)[0]->root;
 		if (root && root->op == OP_TUPLE) {
 			for (uint32_t e = 0; e < root->noperands && e < nl; e++) {
-				int64_t p = mem_inplace_param(root->operands[e].instr);
+				int64_t p = mem_inplace_param(ir_operands(root)[e].instr);
 				if (p >= 0 && (uint64_t)p < i->noperands && nl == root->noperands)
-					mem_candidate(x, pos, base + e, i->operands[p].instr, NULL);
+					mem_candidate(x, pos, base + e, ir_operands(i)[p].instr, NULL);
 			}
 		} else if (nl == 1) {
 			int64_t p = mem_inplace_param(root);
 			if (p >= 0 && (uint64_t)p < i->noperands)
-				mem_candidate(x, pos, base, i->operands[p].instr, NULL);
+				mem_candidate(x, pos, base, ir_operands(i)[p].instr, NULL);
 		}
 	}
 }
@@ -539,9 +553,9 @@ static void mem_operand_aliasing(struct mem_ctx *x, const struct hlo_instr *i, u
 		for (uint32_t k = 0; k < al.n; k++) {
 			const struct hlo_alias *e = &al.items[k];
 			uint32_t of, on, pf, pn;
-			if (e->number < 0 || (uint64_t)e->number >= i->noperands || !i->operands[e->number].instr)
+			if (e->number < 0 || (uint64_t)e->number >= i->noperands || !ir_operands(i)[e->number].instr)
 				continue;
-			const struct hlo_instr *o = i->operands[e->number].instr;
+			const struct hlo_instr *o = ir_operands(i)[e->number].instr;
 			if (!alias_path_leaves(&x->al, i->shape, &e->output_index, &of, &on) ||
 			    !alias_path_leaves(&x->al, o->shape, &e->index, &pf, &pn) || on != pn)
 				continue;
@@ -631,15 +645,15 @@ void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out)
 				out->operand[out->n] = 2;
 				out->colocate[out->n++] = true;
 			}
-		} else if (i->ncallees + 1 == i->noperands) {
+		} else if ((uint32_t)i->ncallees + 1 == i->noperands) {
 			/* branch_computations={...}: branch k takes operand k+1. */
 			for (uint32_t k = 0; k < i->ncallees && k < 8; k++) {
-				out->c[out->n] = i->callees[k];
+				out->c[out->n] = ir_callees(i)[k];
 				out->operand[out->n] = (int32_t)k + 1;
 				out->colocate[out->n++] = true;
 			}
 			if (i->ncallees > 8)
-				out->many = i->callees;
+				out->many = ir_callees(i);
 		}
 	} else if (i->op == OP_CALL) {
 		struct hlo_comp *t = ir_callee(i, ATTR_TO_APPLY);
@@ -695,29 +709,29 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 			int32_t operand;
 			bool colocate;
 			mem_callee_at(&cl, k, &callee, &operand, &colocate);
-			if (mem_cs(x, callee)->state != MEM_NEW)
+			if (mem_comp_of(x->in, callee)->state != MEM_NEW)
 				continue;
 			mem_push(x, callee);
 			if (operand >= 0) {
 				if ((uint32_t)operand < i->noperands)
-					mem_bind(x, callee, 0, i->operands[operand].instr);
+					mem_bind(x, callee, 0, ir_operands(i)[operand].instr);
 			} else {
 				for (uint32_t n = 0; n < i->noperands; n++)
-					mem_bind(x, callee, n, i->operands[n].instr);
+					mem_bind(x, callee, n, ir_operands(i)[n].instr);
 			}
 			if (colocate) {
 				/* While: the body's root writes the carry (operand 0). */
-				const struct hlo_instr *target = i->op == OP_WHILE ? i->operands[0].instr : i;
+				const struct hlo_instr *target = i->op == OP_WHILE ? ir_operands(i)[0].instr : i;
 				if (target)
 					mem_colocate_root(x, callee, target);
 			}
 			return false;
 		}
 		for (uint32_t k = 0; k < i->noperands; k++)
-			mem_use(x, c, i->operands[k].instr, pos);
+			mem_use(x, c, ir_operands(i)[k].instr, pos);
 		if (i->op == OP_WHILE) {
 			mem_define(x, c, i, pos);
-			const struct hlo_instr *o = i->noperands ? i->operands[0].instr : NULL;
+			const struct hlo_instr *o = i->noperands ? ir_operands(i)[0].instr : NULL;
 			if (o) {
 				uint32_t l = mem_leaf_id(x, o, 0), n = mem_nleaves_of(x, o);
 				for (uint32_t j = 0; j < n; j++)
@@ -733,7 +747,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 	}
 	if (!alias_pure(&x->al, i))
 		for (uint32_t k = 0; k < i->noperands; k++)
-			mem_use(x, c, i->operands[k].instr, pos);
+			mem_use(x, c, ir_operands(i)[k].instr, pos);
 	/* Parameters of callees were bound by the caller; a leaf left unbound
 	 * (caller shape mismatch) gets a buffer of its own here. */
 	mem_define(x, c, i, pos);
@@ -751,9 +765,12 @@ static void mem_hand_over(struct mem_ctx *x)
 	struct mem_model *mm = x->mm;
 	struct arena *a = x->a;
 	mm->nbuffers = x->nbufs;
-	mm->buffers = arena_array(a, x->nbufs ? x->nbufs : 1, sizeof *mm->buffers);
-	if (x->nbufs)
-		memcpy(mm->buffers, x->bufs, x->nbufs * sizeof *mm->buffers);
+	if (x->nbufs) {
+		mm->buffers = arena_vec_give(a, x->bufs, x->nbufs * sizeof *x->bufs);
+		x->bufs = NULL;
+	} else {
+		mm->buffers = arena_array(a, 1, sizeof *mm->buffers);
+	}
 	x->in->nleaves = x->nleaves;
 	x->in->leaf_buf = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_buf);
 	x->in->leaf_val = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_val);
@@ -821,7 +838,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	mem_totals(&x);
 
 	mem_hand_over(&x);
-	free(x.bufs);
+	arena_vec_free(x.bufs);
 	free(x.next);
 	free(x.fwd);
 	free(x.leaf_buf);
@@ -844,7 +861,7 @@ static const struct mem_buffer *mem_leaf_lookup(const struct mem_model *mm, cons
 {
 	if (!i->comp || i->comp->module != mm->module)
 		return NULL;
-	const struct mem_comp *cs = &mm->in->comps[i->comp->index];
+	const struct mem_comp *cs = mem_comp_of(mm->in, i->comp);
 	if (!cs->leaf_base)
 		return NULL;
 	uint32_t l = cs->leaf_base[i->index];
@@ -868,7 +885,7 @@ uint32_t mem_leaf_count(const struct mem_model *mm, const struct hlo_instr *i)
 {
 	if (!i->comp || i->comp->module != mm->module)
 		return 0;
-	const struct mem_comp *cs = &mm->in->comps[i->comp->index];
+	const struct mem_comp *cs = mem_comp_of(mm->in, i->comp);
 	return cs->leaf_base ? cs->leaf_base[i->index + 1] - cs->leaf_base[i->index] : 0;
 }
 
@@ -876,7 +893,7 @@ uint32_t mem_step_at(const struct mem_model *mm, const struct hlo_instr *i)
 {
 	if (!i->comp || i->comp->module != mm->module)
 		return UINT32_MAX;
-	const struct mem_comp *cs = &mm->in->comps[i->comp->index];
+	const struct mem_comp *cs = mem_comp_of(mm->in, i->comp);
 	return cs->gtime && cs->leaf_base && i->index < i->comp->ninstrs ? cs->gtime[i->index] : UINT32_MAX;
 }
 
@@ -904,7 +921,7 @@ void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint6
 {
 	uint64_t acc[3] = { 0, 0, 0 };
 	uint32_t j = 0;
-	const struct mem_comp *cs = i->comp ? &mm->in->comps[i->comp->index] : NULL;
+	const struct mem_comp *cs = mem_comp_of(mm->in, i->comp);
 	if (!mm->in->leaf_split) {
 		mem_each_leaf(mm, i->shape, NULL, &j, acc);
 	} else if (cs && cs->leaf_base) {

@@ -132,7 +132,6 @@ static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct me
 	char *r = mm->partition_reason;
 	size_t cap = sizeof mm->partition_reason;
 	const char *base = o->path && strcmp(o->path, "-") ? mem_base_name(o->path) : NULL;
-#define NAME(i) (int)(i)->name_len, (i)->name
 	if (o->partitioned >= 0) {
 		snprintf(r, cap, "forced by --partitioned=%s", o->partitioned ? "yes" : "no");
 		return o->partitioned;
@@ -151,17 +150,17 @@ static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct me
 	}
 	if (sg->pre) {
 		snprintf(r, cap, "%s on %.*s exists only before SPMD partitioning, docs/memory-model.md §3", sg->pre_what,
-			 NAME(sg->pre));
+			 IR_NM(sg->pre));
 		return false;
 	}
 	if (sg->post) {
 		snprintf(r, cap, "%s (%.*s) is added by the SPMD partitioner, docs/memory-model.md §3", sg->post_what,
-			 NAME(sg->post));
+			 IR_NM(sg->post));
 		return true;
 	}
 	if (sg->tiled) {
 		snprintf(r, cap, "TPU tiles (on %.*s) exist only after layout assignment, docs/memory-model.md §3",
-			 NAME(sg->tiled));
+			 IR_NM(sg->tiled));
 		return true;
 	}
 	if (!sg->split) {
@@ -169,8 +168,7 @@ static bool mem_decide(struct mem_ctx *x, const struct mem_options *o, struct me
 		return true;
 	}
 	snprintf(r, cap, "shardings split arrays (e.g. %.*s) and nothing marks the module as partitioned, "
-			 "docs/memory-model.md §3", NAME(sg->split));
-#undef NAME
+			 "docs/memory-model.md §3", IR_NM(sg->split));
 	return false;
 }
 

@@ -26,7 +26,7 @@ struct mem_comp {
 };
 
 struct mem_internal {
-	struct mem_comp *comps;   /* by hlo_comp.index */
+	struct mem_comp **comps;  /* by hlo_comp.index; NULL when not analysed */
 	uint32_t *leaf_buf;       /* global leaf -> buffer id (NONE: no data) */
 	uint32_t *leaf_val;       /* the same before in-place merges: the value's own buffer */
 	const int64_t **leaf_split; /* global leaf -> split, NULL array when partitioned */
@@ -107,7 +107,10 @@ void mem_callee_at(const struct mem_callees *cl, uint32_t k, struct hlo_comp **c
 uint32_t mem_callee_count(const struct hlo_instr *i, const struct mem_callees *cl);
 void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out);
 void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b);
+/* c's analysis, made when first asked for (mem_push and later). */
 struct mem_comp *mem_cs(struct mem_ctx *x, const struct hlo_comp *c);
+/* c's analysis when it has one, else an empty one (state MEM_NEW, no leaves). */
+const struct mem_comp *mem_comp_of(const struct mem_internal *in, const struct hlo_comp *c);
 bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **d,
 	uint32_t *dj);
 void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c);

@@ -219,7 +219,7 @@ static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct m
 		int32_t operand;
 		bool colocate;
 		mem_callee_at(&cl, k, &callee, &operand, &colocate);
-		const struct mem_comp *cs = mem_cs(x, callee);
+		const struct mem_comp *cs = mem_comp_of(x->in, callee);
 		if (cs->state != MEM_DONE)
 			continue;
 		const struct mem_peak *p = &cs->peak;

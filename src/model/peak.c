@@ -42,7 +42,7 @@ void peak_init(struct peak_set *p, const struct mem_model *mm)
 			if (!peak_calls_into(i))
 				continue;
 			for (uint32_t j = 0; j < i->ncallees; j++) {
-				uint32_t d = i->callees[j]->index;
+				uint32_t d = ir_callees(i)[j]->index;
 				if (d < m->ncomps && !analysed[d]) {
 					analysed[d] = 1;
 					queue[tail++] = d;

@@ -201,7 +201,7 @@ const struct target *target_infer(struct hlo_module *m, const char *path, char *
 		snprintf(reason, cap,
 			 "inferred: layouts carry TPU tiles (e.g. %s on %.*s), generation unknown%s; "
 			 "pass --target tpu-vN or --hbm for a capacity",
-			 shape, (int)sc.tiled->name_len, sc.tiled->name,
+			 shape, IR_NM(sc.tiled),
 			 sc.large16 ? " (T(16,128) 16-bit tiles suggest TPU7x)" : "");
 		return target_named("tpu");
 	}
@@ -209,7 +209,7 @@ const struct target *target_infer(struct hlo_module *m, const char *path, char *
 		if (sc.gpu)
 			snprintf(reason, cap, "inferred: %s%s%s on %.*s is XLA:GPU; model unknown, pass --target or --hbm",
 				 sc.why_gpu[0] != 'b' ? "custom_call_target " : "", sc.why_gpu,
-				 sc.why_gpu[0] != 'b' ? "..." : "", (int)sc.gpu->name_len, sc.gpu->name);
+				 sc.why_gpu[0] != 'b' ? "..." : "", IR_NM(sc.gpu));
 		else
 			snprintf(reason, cap, "inferred: the file name says gpu_after_optimizations; model unknown, "
 					      "pass --target or --hbm");
@@ -218,7 +218,7 @@ const struct target *target_infer(struct hlo_module *m, const char *path, char *
 	if (target_path_has(path, "cpu_after_optimizations") || sc.cpu) {
 		if (sc.cpu)
 			snprintf(reason, cap, "inferred: custom_call_target %s... on %.*s is XLA:CPU", sc.why_cpu,
-				 (int)sc.cpu->name_len, sc.cpu->name);
+				 IR_NM(sc.cpu));
 		else
 			snprintf(reason, cap, "inferred: the file name says cpu_after_optimizations");
 		return target_named("cpu");

@@ -243,7 +243,7 @@ static char *annotate_note_text(const struct annotate_item *it, const struct app
 	annotate_puts(&b, ": ");
 	if (at && n->instr) {
 		annotate_puts(&b, "at %");
-		annotate_put(&b, n->instr->name, n->instr->name_len);
+		annotate_put(&b, ir_name(n->instr), ir_name_len(n->instr));
 		annotate_puts(&b, ": ");
 	}
 	annotate_put_clean(&b, n->text);

@@ -227,7 +227,7 @@ static void apply_flow_refuse(struct apply_flow *fl, const struct hlo_instr *i, 
 	if (fl->refused)
 		return;
 	fl->refused = true;
-	snprintf(fl->why, sizeof fl->why, "%%%.*s (%s) %s", (int)i->name_len, i->name,
+	snprintf(fl->why, sizeof fl->why, "%%%.*s (%s) %s", IR_NM(i),
 		 i->op < OP_COUNT ? ir_opcode_name((enum opcode)i->op) : "?", what);
 }
 
@@ -274,7 +274,7 @@ static void apply_flow_callers(struct apply_flow *fl, const struct hlo_instr *i,
 			if (u->op == OP_WHILE)
 				apply_flow_add(fl, u, leaf);
 			else if (single && i->number >= 0 && (uint64_t)i->number < u->noperands)
-				apply_flow_add(fl, u->operands[i->number].instr, leaf);
+				apply_flow_add(fl, ir_operands(u)[i->number].instr, leaf);
 			else
 				apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
 		} else if (u->op == OP_WHILE || single) {
@@ -308,15 +308,15 @@ static void apply_flow_up(struct apply_flow *fl, const struct hlo_instr *i, uint
 	}
 	case OP_DYNAMIC_UPDATE_SLICE:
 		/* Updated in place: operand 0's buffer. */
-		apply_flow_add(fl, i->noperands ? i->operands[0].instr : NULL, 0);
+		apply_flow_add(fl, i->noperands ? ir_operands(i)[0].instr : NULL, 0);
 		break;
 	case OP_CALL:
 	case OP_FUSION:
-		if (i->ncallees != 1 || !i->callees[0]->root) {
+		if (i->ncallees != 1 || !ir_callees(i)[0]->root) {
 			apply_flow_refuse(fl, i, "has no single computation to follow");
 			return;
 		}
-		apply_flow_add(fl, i->callees[0]->root, leaf);
+		apply_flow_add(fl, ir_callees(i)[0]->root, leaf);
 		break;
 	case OP_PARAMETER:
 		if (c == fl->m->entry)
@@ -376,8 +376,8 @@ static void apply_flow_user(struct apply_flow *fl, const struct hlo_instr *u, ui
 		break;
 	case OP_CALL:
 	case OP_FUSION:
-		if (u->ncallees == 1 && n < u->callees[0]->nparams && u->callees[0]->params[n])
-			apply_flow_add(fl, u->callees[0]->params[n], leaf);
+		if (u->ncallees == 1 && n < ir_callees(u)[0]->nparams && ir_callees(u)[0]->params[n])
+			apply_flow_add(fl, ir_callees(u)[0]->params[n], leaf);
 		else
 			apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
 		break;
@@ -396,11 +396,11 @@ static void apply_flow_user(struct apply_flow *fl, const struct hlo_instr *u, ui
 static void apply_flow_down(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf)
 {
 	for (uint32_t k = 0; k < i->nusers; k++) {
-		const struct hlo_instr *u = i->users[k];
-		if (k && u == i->users[k - 1])
+		const struct hlo_instr *u = ir_users(i)[k];
+		if (k && u == ir_users(i)[k - 1])
 			continue;
 		for (uint32_t n = 0; n < u->noperands; n++)
-			if (u->operands[n].instr == i)
+			if (ir_operands(u)[n].instr == i)
 				apply_flow_user(fl, u, n, i, leaf);
 	}
 }
@@ -478,7 +478,7 @@ static bool apply_space_at(const struct apply_space_req *rq, struct span sp, boo
 static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_instr *i, uint32_t l)
 {
 	char what[160];
-	snprintf(what, sizeof what, "%%%.*s", (int)(i->name_len > 120 ? 120 : i->name_len), i->name);
+	snprintf(what, sizeof what, "%%%.*s", (int)(ir_name_len(i) > 120 ? 120 : ir_name_len(i)), ir_name(i));
 	struct span sp = ir_is_anonymous(i) ? span_none() : ir_instr_shape_text(i);
 	if (span_is_none(sp)) {
 		snprintf(rq->why, rq->whylen, "the shape of %s is not written in the text", what);
@@ -494,14 +494,14 @@ static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_i
 		ok = apply_space_at(rq, sig, true, -1, i->shape, l, i, "a signature", false, false);
 	/* Operands written with their shape (long form). */
 	for (uint32_t k = 0; ok && k < i->nusers; k++) {
-		const struct hlo_instr *u = i->users[k];
-		if (k && u == i->users[k - 1])
+		const struct hlo_instr *u = ir_users(i)[k];
+		if (k && u == ir_users(i)[k - 1])
 			continue;
 		for (uint32_t n = 0; ok && n < u->noperands; n++) {
-			if (u->operands[n].instr != i || !u->extra || !u->extra->operands ||
-			    !u->extra->operands[n].declared)
+			if (ir_operands(u)[n].instr != i || !ir_extra(u) || !ir_extra(u)->operands ||
+			    !ir_extra(u)->operands[n].declared)
 				continue;
-			ok = apply_space_at(rq, u->extra->operands[n].declared_span, false, 0, i->shape, l, u,
+			ok = apply_space_at(rq, ir_extra(u)->operands[n].declared_span, false, 0, i->shape, l, u,
 					    "an operand", false, true);
 		}
 	}
@@ -616,7 +616,7 @@ static bool apply_sharding_at(struct hlo_module *m, struct alias_state *al, stru
 		return true;
 	}
 	if (leaf >= nleaves) {
-		snprintf(why, whylen, "leaf %u is out of range for the shape of %%%.*s", leaf, (int)i->name_len, i->name);
+		snprintf(why, whylen, "leaf %u is out of range for the shape of %%%.*s", leaf, IR_NM(i));
 		return false;
 	}
 	struct arena *a = &m->file->arena;
@@ -626,14 +626,13 @@ static bool apply_sharding_at(struct hlo_module *m, struct alias_state *al, stru
 	bool have = at && sharding_of(m->file, i, a, &sh, &err);
 	if (at && !have) {
 		arena_release(a, mk);
-		snprintf(why, whylen, "the sharding of %%%.*s does not decode", (int)i->name_len, i->name);
+		snprintf(why, whylen, "the sharding of %%%.*s does not decode", IR_NM(i));
 		return false;
 	}
 	bool ok = true;
 	if (have && sh.kind == SHARDING_TUPLE) {
 		if (sh.nelems != nleaves) {
-			snprintf(why, whylen, "the tuple sharding of %%%.*s has %u elements for %u leaves", (int)i->name_len,
-				 i->name, sh.nelems, nleaves);
+			snprintf(why, whylen, "the tuple sharding of %%%.*s has %u elements for %u leaves", IR_NM(i), sh.nelems, nleaves);
 			ok = false;
 		} else {
 			struct span v = sh.elems[leaf].span;
@@ -667,7 +666,7 @@ static bool apply_sharding_at(struct hlo_module *m, struct alias_state *al, stru
 		}
 		free(text);
 	} else {
-		snprintf(why, whylen, "%%%.*s is a tuple without a sharding", (int)i->name_len, i->name);
+		snprintf(why, whylen, "%%%.*s is a tuple without a sharding", IR_NM(i));
 		ok = false;
 	}
 	arena_release(a, mk);
@@ -687,7 +686,7 @@ static uint32_t apply_outputs_of(struct hlo_module *m, struct alias_state *as, c
 	if (r->op == OP_TUPLE) {
 		uint32_t off = 0;
 		for (uint32_t k = 0; k < r->noperands; k++) {
-			struct hlo_instr *o = r->operands[k].instr;
+			struct hlo_instr *o = ir_operands(r)[k].instr;
 			if (o == i && n < cap)
 				out[n++] = off;
 			off += o ? ir_leaf_count(o->shape) : 0;
@@ -832,7 +831,7 @@ static const char *apply_offload_refusal(const struct hlo_module *m, const struc
 	if (!b || (b->flags & (MEM_BUF_ALIASED | MEM_BUF_DONATED)))
 		return "the parameter is donated (input_output_alias, buffer_donor): left to JAX";
 	for (uint32_t k = 0; k < p->nusers; k++) {
-		const struct hlo_instr *u = p->users[k];
+		const struct hlo_instr *u = ir_users(p)[k];
 		if (ir_is_root(u) || u->op == OP_TUPLE || u->op == OP_GET_TUPLE_ELEMENT || u->op == OP_BITCAST ||
 		    u->op == OP_WHILE || u->op == OP_CALL || u->op == OP_CONDITIONAL || u->comp != m->entry)
 			return "the parameter is returned or passed on as it is: left to JAX";
@@ -843,7 +842,7 @@ static const char *apply_offload_refusal(const struct hlo_module *m, const struc
 /* "%name<suffix>" into buf; false when the entry already has that name. */
 static bool apply_offload_name(const struct hlo_instr *p, const char *suffix, char *buf, size_t cap)
 {
-	snprintf(buf, cap, "%.*s%s", (int)(p->name_len > 200 ? 200 : p->name_len), p->name, suffix);
+	snprintf(buf, cap, "%.*s%s", (int)(ir_name_len(p) > 200 ? 200 : ir_name_len(p)), ir_name(p), suffix);
 	return !ir_find_instr(p->comp, buf);
 }
 
@@ -871,7 +870,7 @@ static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm
 	snprintf(text, sizeof text, "\n  %%%s = (%s, %s, u32[]%s) copy-start(%%%.*s)\n  %%%s = %s copy-done(%%%s)", start,
 		 dev, host, tiled ? "{:S(2)}" : "", IR_NM(p), done, dev, start);
 	char what[160];
-	snprintf(what, sizeof what, "%%%.*s", (int)(p->name_len > 120 ? 120 : p->name_len), p->name);
+	snprintf(what, sizeof what, "%%%.*s", (int)(ir_name_len(p) > 120 ? 120 : ir_name_len(p)), ir_name(p));
 	bool ok = apply_space_at(rq, ir_instr_shape_text(p), false, 0, p->shape, 0, p, what, true, true);
 	struct span sig = p->comp->sig;
 	if (ok && !span_is_none(sig) && p->number >= 0)
@@ -884,12 +883,12 @@ static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm
 	uint64_t end = p->start + p->len;
 	apply_edits_add(rq->ed, end, end, text, NONE, p, "copied to the device for its reads (copy-start/copy-done)");
 	for (uint32_t k = 0; k < p->nusers; k++) {
-		const struct hlo_instr *u = p->users[k];
-		if (k && u == p->users[k - 1])
+		const struct hlo_instr *u = ir_users(p)[k];
+		if (k && u == ir_users(p)[k - 1])
 			continue;
 		for (uint32_t n = 0; n < u->noperands; n++)
-			if (u->operands[n].instr == p)
-				apply_edits_add(rq->ed, u->operands[n].off, (uint64_t)u->operands[n].off + u->operands[n].len,
+			if (ir_operands(u)[n].instr == p)
+				apply_edits_add(rq->ed, ir_operands(u)[n].off, (uint64_t)ir_operands(u)[n].off + ir_operands(u)[n].len,
 						done, NONE, NULL, NULL);
 	}
 	return true;
@@ -947,7 +946,7 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 		}
 		const struct hlo_shape *ls = leaf >= 0 ? apply_leaf_shape(&st->al, at->shape, (uint32_t)leaf, NULL, 0) : NULL;
 		if (!ls || !ir_shape_is_array(ls)) {
-			snprintf(why, whylen, "cannot tell which array of %%%.*s to move", (int)at->name_len, at->name);
+			snprintf(why, whylen, "cannot tell which array of %%%.*s to move", IR_NM(at));
 			ok = false;
 		} else if (f->suggest_int < 0 || f->suggest_int > 1000000) {
 			snprintf(why, whylen, "bad memory space %lld", (long long)f->suggest_int);
@@ -1031,7 +1030,7 @@ uint64_t apply_space_mismatches(struct hlo_module *m)
 		const struct hlo_comp *cp = m->comps[c];
 		for (uint32_t k = 0; k < cp->ninstrs; k++) {
 			const struct hlo_instr *i = cp->instrs[k];
-			const struct hlo_instr *op0 = i->noperands ? i->operands[0].instr : NULL;
+			const struct hlo_instr *op0 = i->noperands ? ir_operands(i)[0].instr : NULL;
 			switch (i->op) {
 			case OP_GET_TUPLE_ELEMENT:
 				if (op0 && op0->shape && op0->shape->type == PT_TUPLE)
@@ -1039,8 +1038,8 @@ uint64_t apply_space_mismatches(struct hlo_module *m)
 				break;
 			case OP_TUPLE:
 				for (uint32_t j = 0; j < i->noperands && i->shape && j < i->shape->rank; j++)
-					if (i->operands[j].instr)
-						n += apply_space_diff(i->shape->elems[j], i->operands[j].instr->shape);
+					if (ir_operands(i)[j].instr)
+						n += apply_space_diff(i->shape->elems[j], ir_operands(i)[j].instr->shape);
 				break;
 			case OP_WHILE: {
 				struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
@@ -1062,12 +1061,12 @@ uint64_t apply_space_mismatches(struct hlo_module *m)
 			case OP_FUSION:
 				if (i->ncallees != 1)
 					break;
-				for (uint32_t j = 0; j < i->noperands && j < i->callees[0]->nparams; j++)
-					if (i->operands[j].instr && i->callees[0]->params[j])
-						n += apply_space_diff(i->operands[j].instr->shape,
-								      i->callees[0]->params[j]->shape);
-				if (i->callees[0]->root)
-					n += apply_space_diff(i->shape, i->callees[0]->root->shape);
+				for (uint32_t j = 0; j < i->noperands && j < ir_callees(i)[0]->nparams; j++)
+					if (ir_operands(i)[j].instr && ir_callees(i)[0]->params[j])
+						n += apply_space_diff(ir_operands(i)[j].instr->shape,
+								      ir_callees(i)[0]->params[j]->shape);
+				if (ir_callees(i)[0]->root)
+					n += apply_space_diff(i->shape, ir_callees(i)[0]->root->shape);
 				break;
 			default:
 				break;

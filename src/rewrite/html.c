@@ -202,11 +202,11 @@ static void html_buffers(FILE *out, const struct mem_model *mm, uint32_t top)
 		int y = (int)k * row + 2;
 		fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", x0, y,
 			x1 - x0 < 1 ? 1 : x1 - x0, row - 4, html_class_color[html_class_of(b)]);
-		html_text(out, b->def->name, b->def->name_len);
+		html_text(out, ir_name(b->def), ir_name_len(b->def));
 		fprintf(out, "</title></rect><text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">%s</text>"
 			     "<text class=\"bufname\" x=\"%.1f\" y=\"%d\" font-size=\"11\">%%", HTML_LEFT - 4, y + row - 7,
 			size_human(b->bytes, h), x0 + 3, y + row - 7);
-		html_text(out, b->def->name, b->def->name_len);
+		html_text(out, ir_name(b->def), ir_name_len(b->def));
 		fputc(' ', out);
 		html_str(out, shape);
 		fprintf(out, " (%s)</text>\n", mem_kind_name((enum mem_kind)b->kind));
@@ -297,7 +297,7 @@ static void html_head(FILE *out, const char *path, const struct hlo_module *m, c
 	fprintf(out, " &middot; liveness peak %s", size_human(mm->peak_bytes, c));
 	if (mm->peak_at) {
 		fputs(" at %", out);
-		html_text(out, mm->peak_at->name, mm->peak_at->name_len);
+		html_text(out, ir_name(mm->peak_at), ir_name_len(mm->peak_at));
 	}
 	fputs("</p>\n", out);
 }

@@ -152,7 +152,7 @@ static void print_instr_attrs(struct print_ctx *p, struct hlo_instr *i)
 	const char *const *order = NULL;
 	bool order_complete = true;
 	for (uint32_t k = 0; k < i->nattrs; k++) {
-		const struct hlo_attr *a = &i->attrs[k];
+		const struct hlo_attr *a = &ir_attrs(i)[k];
 		if (print_skip_attr(p, a))
 			continue;
 		struct print_item *it = &items[n++];
@@ -204,7 +204,7 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 	FILE *out = p->out;
 	struct arena_mark mk = arena_mark(&p->scratch);
 	fputs(i == i->comp->root ? "  ROOT " : "  ", out);
-	print_name(p, i->name, i->name_len);
+	print_name(p, ir_name(i), ir_name_len(i));
 	fputs(" = ", out);
 	print_shape(p, i->shape, true);
 	fputc(' ', out);
@@ -223,7 +223,7 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 	} else {
 		fputc('(', out);
 		for (uint32_t k = 0; k < i->noperands; k++) {
-			struct hlo_instr *o = i->operands[k].instr;
+			struct hlo_instr *o = ir_operands(i)[k].instr;
 			if (k)
 				fputs(", ", out);
 			if (p->style != PRINT_SHORT && k && k % 5 == 0)
@@ -232,7 +232,7 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 				print_shape(p, o->shape, true);
 				fputc(' ', out);
 			}
-			print_name(p, o->name, o->name_len);
+			print_name(p, ir_name(o), ir_name_len(o));
 		}
 		fputc(')', out);
 	}
@@ -294,8 +294,8 @@ static void print_post_order(struct print_ctx *p, struct hlo_comp *c, struct hlo
 				stack = xrealloc(stack, cap * sizeof *stack);
 			}
 			for (uint32_t k = cur->noperands; k-- > 0;)
-				if (cur->operands[k].instr && cur->operands[k].instr->comp == c)
-					stack[top++] = cur->operands[k].instr;
+				if (ir_operands(cur)[k].instr && ir_operands(cur)[k].instr->comp == c)
+					stack[top++] = ir_operands(cur)[k].instr;
 			for (uint32_t k = 0; k < np; k++)
 				if (pred[k] && pred[k]->comp == c)
 					stack[top++] = pred[k];
@@ -320,7 +320,7 @@ static void print_place_gte(struct hlo_instr *g, uint8_t *placed, struct hlo_ins
 {
 	if (placed[g->index])
 		return;
-	struct hlo_instr *base = g->operands[0].instr;
+	struct hlo_instr *base = ir_operands(g)[0].instr;
 	if (base && print_is_synth_gte(base))
 		print_place_gte(base, placed, order, n);
 	placed[g->index] = 1;
@@ -338,7 +338,7 @@ static void print_program_order(struct hlo_comp *c, struct hlo_instr **order)
 		if (print_is_synth_gte(i) && i->nusers)
 			continue;
 		for (uint32_t j = 0; j < i->noperands; j++) {
-			struct hlo_instr *o = i->operands[j].instr;
+			struct hlo_instr *o = ir_operands(i)[j].instr;
 			if (o && o->comp == c && print_is_synth_gte(o))
 				print_place_gte(o, placed, order, &n);
 		}
@@ -363,7 +363,7 @@ static void print_signature(struct print_ctx *p, struct hlo_comp *c)
 			fputs(", ", out);
 		struct hlo_instr *param = c->params[k];
 		if (param)
-			fprintf(out, "%.*s: ", (int)param->name_len, param->name);
+			fprintf(out, "%.*s: ", IR_NM(param));
 		else
 			fputs("unknown: ", out);
 		print_shape(p, param ? param->shape : NULL, false);

@@ -334,7 +334,7 @@ static void print_control_attr(struct print_ctx *p, const struct hlo_instr *i)
 			continue;
 		if (k)
 			fputs(", ", p->out);
-		print_name(p, pred[k]->name, pred[k]->name_len);
+		print_name(p, ir_name(pred[k]), ir_name_len(pred[k]));
 	}
 	fputc('}', p->out);
 }
@@ -671,7 +671,7 @@ static void print_shapes_attr(struct print_ctx *p, const struct hlo_attr *a, boo
  * and complex, SIGNED for signed ints, UNSIGNED for unsigned and pred. */
 static const char *print_default_compare_type(const struct hlo_instr *i)
 {
-	const struct hlo_shape *s = i->noperands && i->operands[0].instr ? i->operands[0].instr->shape : NULL;
+	const struct hlo_shape *s = i->noperands && ir_operands(i)[0].instr ? ir_operands(i)[0].instr->shape : NULL;
 	if (!s)
 		return NULL;
 	if (ir_type_is_float(s->type) || ir_type_is_complex(s->type))
