@@ -219,7 +219,10 @@ struct resolve_scope {
  * their last characters (param_0.62, param_1.63), so those go first. */
 static inline bool resolve_same_name(const struct hlo_instr *i, const char *name, size_t len)
 {
-	return ir_name_len(i) == len && (!len || (ir_name(i)[len - 1] == name[len - 1] && !memcmp(ir_name(i), name, len)));
+	if (ir_name_len(i) != len)
+		return false;
+	const char *n = ir_name(i);
+	return !len || (n[len - 1] == name[len - 1] && !memcmp(n, name, len));
 }
 
 static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *name, size_t len)

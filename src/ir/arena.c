@@ -1,6 +1,7 @@
 /* arena.c - bump allocator and the xmalloc family.
  * Blocks grow geometrically up to 8 MiB; a request larger than a block gets
- * its own block.  HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
+ * its own block; a grown array can become a block (arena_vec_give).
+ * HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
  * tests can prove that out of memory ends in one clean message. */
 #include "arena.h"
 #include <stddef.h>

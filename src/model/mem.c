@@ -135,9 +135,9 @@ uint32_t mem_find(struct mem_ctx *x, uint32_t b)
 	return b;
 }
 
-/* The analysis of computations not analysed (fusion bodies, most of a
- * large module): a table entry per computation would cost more than the
- * buffers. */
+/* What mem_comp_of answers for a computation the model does not analyse
+ * (fusion bodies: most of a large module); an entry for each would cost
+ * more than the buffers. */
 static const struct mem_comp mem_comp_none;
 
 const struct mem_comp *mem_comp_of(const struct mem_internal *in, const struct hlo_comp *c)
