@@ -95,11 +95,14 @@ static uint64_t parse_pieces_cut(const char *buf, uint64_t from, uint64_t len)
 
 /* The names local to a computation are bound on the piece's thread as
  * it closes, its text still in the cache: the serial resolve is left the
- * module-wide part.  Not after an error (the input is parsed again). */
+ * module-wide part.  Not after an error (the input is parsed again), nor
+ * for a body the grammar met without a header before any module began
+ * (a syntax error the scanner reported): names are read through the
+ * module (ir_name). */
 static void parse_pieces_body(struct build_ctx *ctx, struct hlo_comp *c, void *arg)
 {
 	struct parse_piece *p = arg;
-	if (!ctx->errors && !p->d.errors)
+	if (!ctx->errors && !p->d.errors && c->module)
 		p->names_errors += !resolve_names(c, &p->f, &p->d);
 }
 

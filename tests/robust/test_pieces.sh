@@ -6,7 +6,8 @@
 # prints, with 2, 3 and 5 pieces; HLO_PARSE_PIECES_TRACE shows the inputs
 # were split.  Inputs the cut cannot take (a "}" + blank line + "%" inside
 # a comment or a string, a second module, syntax errors) go to the serial
-# parse and print the same diagnostics.
+# parse and print the same diagnostics; so do the fuzz crashers and
+# tests/badinput, which must not crash a piece.
 . tests/lib.sh
 serial=999999999999999
 
@@ -31,6 +32,12 @@ for z in corpora/xla/out/*/*/*/after_optimizations.hlo.gz corpora/examples/*.hlo
 		split=$((split + 1))
 done
 [ $split -ge $((n / 2)) ] || fail "only $split of $n inputs were split in 3 pieces"
+
+# Broken inputs (fuzz crashers, tests/badinput): every piece sees its own
+# syntax errors, and none may crash it (the serial parse reports them).
+for f in tests/fuzz/crashers/*.hlo tests/badinput/*.hlo; do
+	same "$f"
+done
 
 if [ -d ../shared/corpora/real ]; then
 	for f in $(find ../shared/corpora/real -type f \( -name '*.txt' -o -name '*.hlo' -o -name '*.gz' \) | sort); do
