@@ -163,7 +163,7 @@ struct hlo_value *attr_parse(struct hlo_file *f, const struct hlo_attr *at, stru
 {
 	struct hlo_value *v = value_parse_attr(f, at, a, NULL);
 	if (!v)
-		attr_fail(err, ir_attr_value(at), "cannot decode the value of '%s'", at->name->str);
+		attr_fail(err, ir_attr_value(at), "cannot decode the value of '%.*s'", IR_ANM(f, at));
 	return v;
 }
 

@@ -714,8 +714,14 @@ void build_attr(struct build_ctx *ctx, struct interned *name, struct span name_s
 			return;
 		}
 	}
+	if (name->len > IR_ATTR_NAME_MAX || value_sp.start - name_sp.end > IR_ATTR_GAP_MAX) {
+		build_error(ctx, name_sp, "attribute name longer than %u bytes or %u bytes before its value",
+			    IR_ATTR_NAME_MAX, IR_ATTR_GAP_MAX);
+		return;
+	}
 	struct hlo_attr *a = build_vec_push(&ctx->attrs, sizeof *a);
-	a->name = name;
+	a->name_len = (uint16_t)name->len;
+	a->name_gap = value_sp.start - name_sp.end;
 	a->key = (uint16_t)(name->attr ? name->attr - 1 : ATTR_UNKNOWN);
 	a->value_off = value_sp.start;
 	a->value_len = (uint32_t)span_len(value_sp);

@@ -367,10 +367,10 @@ static struct hlo_instr *resolve_ref(struct resolve_ctx *r, struct resolve_scope
 }
 
 /* Reads an integer-list attribute ({0,1}); absent = empty.  False on junk. */
-static bool resolve_dims(struct resolve_ctx *r, struct hlo_instr *i, const char *name, int64_t **out,
+static bool resolve_dims(struct resolve_ctx *r, struct hlo_instr *i, enum attr_key key, int64_t **out,
 			 uint32_t *n)
 {
-	const struct hlo_attr *a = ir_attr_named(ir_attrs(i), i->nattrs, name);
+	const struct hlo_attr *a = ir_attr(i, key);
 	*n = 0;
 	*out = NULL;
 	if (!a)
@@ -397,8 +397,8 @@ static struct hlo_shape *resolve_infer_dot(struct resolve_ctx *r, struct hlo_ins
 	uint32_t nlb, nlc, nrb, nrc;
 	struct arena_mark mk = arena_mark(&r->scratch);
 	struct hlo_shape *res = NULL;
-	if (resolve_dims(r, i, "lhs_batch_dims", &lb, &nlb) && resolve_dims(r, i, "lhs_contracting_dims", &lc, &nlc) &&
-	    resolve_dims(r, i, "rhs_batch_dims", &rb, &nrb) && resolve_dims(r, i, "rhs_contracting_dims", &rc, &nrc)) {
+	if (resolve_dims(r, i, ATTR_LHS_BATCH_DIMS, &lb, &nlb) && resolve_dims(r, i, ATTR_LHS_CONTRACTING_DIMS, &lc, &nlc) &&
+	    resolve_dims(r, i, ATTR_RHS_BATCH_DIMS, &rb, &nrb) && resolve_dims(r, i, ATTR_RHS_CONTRACTING_DIMS, &rc, &nrc)) {
 		int64_t dims[64];
 		uint32_t n = 0;
 		bool ok = true;
@@ -434,7 +434,7 @@ static struct hlo_shape *resolve_infer_transpose(struct resolve_ctx *r, struct h
 	uint32_t n;
 	struct arena_mark mk = arena_mark(&r->scratch);
 	struct hlo_shape *res = NULL;
-	if (resolve_dims(r, i, "dimensions", &perm, &n) && n == op->rank) {
+	if (resolve_dims(r, i, ATTR_DIMENSIONS, &perm, &n) && n == op->rank) {
 		bool ok = true;
 		for (uint32_t k = 0; k < n; k++) {
 			if (perm[k] < 0 || perm[k] >= (int64_t)n) {

@@ -52,7 +52,7 @@ void verify_warning(struct verify_ctx *v, struct span sp, const char *fmt, ...)
 void verify_attr_error(struct verify_ctx *v, const struct hlo_attr *at, const struct attr_error *e)
 {
 	struct span sp = span_is_none(e->span) ? ir_attr_value(at) : e->span;
-	verify_error(v, sp, "invalid '%s': %s", at->name->str, e->msg);
+	verify_error(v, sp, "invalid '%.*s': %s", IR_ANM(v->f, at), e->msg);
 }
 
 const char *verify_op_name(const struct hlo_instr *i)
@@ -206,8 +206,8 @@ static void verify_conditional(struct verify_ctx *v, const struct hlo_instr *i)
 	} else {
 		for (struct verify_found *x = t ? t : fa; x; x = x == t && fa ? fa : NULL)
 			verify_error(v, ir_attr_name_span(x->attr),
-				     "attribute '%s' is not allowed for a conditional with an s32 operand (use branch_computations)",
-				     x->attr->name->str);
+				     "attribute '%.*s' is not allowed for a conditional with an s32 operand (use "
+				     "branch_computations)", IR_ANM(v->f, x->attr));
 		if (!br) {
 			verify_error(v, ir_instr_opcode_span(i),
 				     "a conditional with an s32 operand needs attribute 'branch_computations'");
@@ -607,8 +607,9 @@ static void verify_module_attrs(struct verify_ctx *v)
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		const struct hlo_attr *at = &m->attrs[k];
 		for (uint32_t j = 0; j < k && k < 64; j++)
-			if (m->attrs[j].name == at->name) {
-				verify_error(v, ir_attr_name_span(at), "module attribute '%s' already exists", at->name->str);
+			if (ir_attr_same_name(v->f, &m->attrs[j], at)) {
+				verify_error(v, ir_attr_name_span(at), "module attribute '%.*s' already exists",
+					     IR_ANM(v->f, at));
 				break;
 			}
 		struct arena_mark mk = arena_mark(&v->scratch);
@@ -701,7 +702,7 @@ static void verify_module_attrs(struct verify_ctx *v)
 			break;
 		}
 		default:
-			verify_error(v, ir_attr_name_span(at), "unknown module attribute '%s'", at->name->str);
+			verify_error(v, ir_attr_name_span(at), "unknown module attribute '%.*s'", IR_ANM(v->f, at));
 			break;
 		}
 		if (!ok)

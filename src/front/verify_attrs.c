@@ -645,21 +645,21 @@ static void verify_attrs_of(struct verify_ctx *v, const struct hlo_instr *i, con
 			 * (bounded work on absurd inputs). */
 			bool dup = false;
 			for (uint32_t j = 0; j < k && k < 64 && !dup; j++)
-				dup = ir_attrs(i)[j].name == at->name;
+				dup = ir_attr_same_name(v->f, &ir_attrs(i)[j], at);
 			if (dup)
-				verify_error(v, ir_attr_name_span(at), "attribute '%s' already exists", at->name->str);
-			else if (verify_first_warning(v, at->name->str, at->name->len))
-				verify_warning(v, ir_attr_name_span(at), "unknown attribute '%s' for '%s' (reported once)",
-					       at->name->str, opname);
+				verify_error(v, ir_attr_name_span(at), "attribute '%.*s' already exists", IR_ANM(v->f, at));
+			else if (verify_first_warning(v, ir_attr_name_text(v->f, at), at->name_len))
+				verify_warning(v, ir_attr_name_span(at), "unknown attribute '%.*s' for '%s' (reported once)",
+					       IR_ANM(v->f, at), opname);
 			continue;
 		}
 		if (!verify_set_has(&rule->allowed, (unsigned)idx)) {
-			verify_error(v, ir_attr_name_span(at), "attribute '%s' is not allowed for '%s'", at->name->str,
+			verify_error(v, ir_attr_name_span(at), "attribute '%.*s' is not allowed for '%s'", IR_ANM(v->f, at),
 				     opname);
 			continue;
 		}
 		if (verify_set_has(&seen, (unsigned)idx)) {
-			verify_error(v, ir_attr_name_span(at), "attribute '%s' already exists", at->name->str);
+			verify_error(v, ir_attr_name_span(at), "attribute '%.*s' already exists", IR_ANM(v->f, at));
 			continue;
 		}
 		verify_set_add(&seen, (unsigned)idx);

@@ -30,7 +30,7 @@ static bool verify_dims_in_range(struct verify_ctx *v, enum attr_key key, const 
 				 bool unique)
 {
 	struct verify_found *fo = verify_find(v, key);
-	const char *name = fo->attr->name->str;
+	const char *name = ir_attr_name((enum attr_key)fo->attr->key);   /* found by key */
 	bool *seen = arena_array(&v->scratch, rank + 1, sizeof *seen);
 	for (uint32_t k = 0; k < d->n; k++) {
 		if (d->v[k] < 0 || d->v[k] >= (int64_t)rank) {

@@ -130,11 +130,25 @@ bool ir_walk(struct hlo_module *m, const struct ir_visitor *v, void *ctx)
 	return true;
 }
 
-const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, const char *name)
+const char *ir_attr_name_text(const struct hlo_file *f, const struct hlo_attr *a)
+{
+	return a->key != ATTR_UNKNOWN ? ir_attr_name((enum attr_key)a->key)
+				      : f->src->buf + ir_attr_name_span(a).start;
+}
+
+bool ir_attr_same_name(const struct hlo_file *f, const struct hlo_attr *a, const struct hlo_attr *b)
+{
+	if (a->key != ATTR_UNKNOWN || b->key != ATTR_UNKNOWN)
+		return a->key == b->key;
+	return a->name_len == b->name_len && !memcmp(ir_attr_name_text(f, a), ir_attr_name_text(f, b), a->name_len);
+}
+
+const struct hlo_attr *ir_attr_named(const struct hlo_file *f, const struct hlo_attr *attrs, uint32_t n,
+				     const char *name)
 {
 	size_t len = strlen(name);
 	for (uint32_t i = 0; i < n; i++)
-		if (attrs[i].name->len == len && !memcmp(attrs[i].name->str, name, len))
+		if (attrs[i].name_len == len && !memcmp(ir_attr_name_text(f, &attrs[i]), name, len))
 			return &attrs[i];
 	return NULL;
 }

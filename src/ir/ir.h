@@ -115,20 +115,23 @@ struct hlo_shape {
 /* One "name=value" after an instruction or in the module header.  The value
  * is kept as its source text and decoded on demand (value.h, attr.h). */
 struct hlo_attr {
-	struct interned *name;      /* without the '=' */
-	uint64_t value_off;         /* source offset of the value text */
+	uint64_t value_off : 40;    /* source offset of the value text */
+	uint64_t name_gap : 24;     /* blanks between "name=" and the value */
 	uint32_t value_len;         /* continuation values (calls=%a, %b) included */
 	uint16_t key;               /* enum attr_key; ATTR_UNKNOWN when not in attrs.def */
+	uint16_t name_len;          /* without the '='; longer names are refused (build.c) */
 };
+#define IR_ATTR_NAME_MAX 0xffffu
+#define IR_ATTR_GAP_MAX 0xffffffu
 
 static inline struct span ir_attr_value(const struct hlo_attr *a)
 {
 	return span_make(a->value_off, a->value_off + a->value_len);
 }
-/* "name=" directly precedes the value (the scanner makes it one token). */
+/* "name=" (the scanner makes it one token), blanks included. */
 static inline struct span ir_attr_name_span(const struct hlo_attr *a)
 {
-	return span_make(a->value_off - a->name->len - 1, a->value_off);
+	return span_make(a->value_off - a->name_gap - a->name_len - 1, a->value_off);
 }
 
 /* ---- Instructions ---- */
@@ -415,7 +418,14 @@ bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx);
 
 /* Finds an attribute by key (or by name when key == ATTR_UNKNOWN); NULL if absent. */
 const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key);
-const struct hlo_attr *ir_attr_named(const struct hlo_attr *attrs, uint32_t n, const char *name);
+const struct hlo_attr *ir_attr_named(const struct hlo_file *f, const struct hlo_attr *attrs, uint32_t n,
+				     const char *name);
+/* a's name as written (name_len bytes, not NUL-terminated): attrs.def's
+ * text for a known one (no read of the source), else the source's. */
+const char *ir_attr_name_text(const struct hlo_file *f, const struct hlo_attr *a);
+/* printf arguments for "%.*s" of a's name. */
+#define IR_ANM(f, a) (int)(a)->name_len, ir_attr_name_text((f), (a))
+bool ir_attr_same_name(const struct hlo_file *f, const struct hlo_attr *a, const struct hlo_attr *b);
 const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key);
 struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name);
 /* The computation attribute key of i names (body=, condition=, to_apply=,

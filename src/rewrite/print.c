@@ -162,7 +162,7 @@ static void print_instr_attrs(struct print_ctx *p, struct hlo_instr *i)
 		it->pos = k;
 		it->rank = 0;
 		if (it->group == PG_CALLEE)
-			it->rank = print_callee_rank(a->name->str);
+			it->rank = print_callee_rank(print_attr_name(a));
 	}
 	/* opcode attributes in the opcode's order, when every one is known
 	 * there (else as written) */
@@ -174,8 +174,8 @@ static void print_instr_attrs(struct print_ctx *p, struct hlo_instr *i)
 		for (uint32_t k = 0; k < n && order; k++) {
 			if (items[k].group != PG_OPCODE)
 				continue;
-			int r = print_op_rank(order, items[k].a->name->str);
-			if (r < 0 && !(i->async_wrapped != OP_COUNT && !strcmp(items[k].a->name->str, "async_execution_thread")))
+			int r = print_op_rank(order, print_attr_name(items[k].a));
+			if (r < 0 && !(i->async_wrapped != OP_COUNT && items[k].a->key == ATTR_ASYNC_EXECUTION_THREAD))
 				order_complete = false;
 			items[k].rank = r < 0 ? -1 : r;
 		}
@@ -525,7 +525,7 @@ static void print_alias_config_attr(struct print_ctx *p, const struct hlo_attr *
 	if (!al.n)
 		return;
 	qsort(al.items, al.n, sizeof *al.items, print_alias_cmp);
-	fprintf(p->out, ", %s={ ", a->name->str);
+	fprintf(p->out, ", %s={ ", print_attr_name(a));
 	for (uint32_t k = 0; k < al.n; k++) {
 		const struct hlo_alias *it = &al.items[k];
 		if (k)
@@ -578,7 +578,7 @@ static void print_header_attr(struct print_ctx *p, const struct hlo_attr *a)
 		if (!print_decode_bool(p, a, &b))
 			break;
 		if (b)
-			fprintf(out, ", %s=true", a->name->str);
+			fprintf(out, ", %s=true", print_attr_name(a));
 		return;
 	}
 	case ATTR_INPUT_OUTPUT_ALIAS:
@@ -596,7 +596,7 @@ static void print_header_attr(struct print_ctx *p, const struct hlo_attr *a)
 			break;
 		if (bs.n == 1 && !bs.v[0])
 			return;
-		fprintf(out, ", %s={", a->name->str);
+		fprintf(out, ", %s={", print_attr_name(a));
 		for (uint32_t k = 0; k < bs.n; k++)
 			fprintf(out, "%s%s", k ? "," : "", bs.v[k] ? "true" : "false");
 		fputc('}', out);
@@ -608,7 +608,7 @@ static void print_header_attr(struct print_ctx *p, const struct hlo_attr *a)
 		if (!print_decode_int(p, a, &x))
 			break;
 		if (x != 1)
-			fprintf(out, ", %s=%lld", a->name->str, (long long)x);
+			fprintf(out, ", %s=%lld", print_attr_name(a), (long long)x);
 		return;
 	}
 	case ATTR_FRONTEND_ATTRIBUTES:

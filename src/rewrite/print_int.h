@@ -79,6 +79,12 @@ struct print_tiles {
 };
 
 void print_attr_as_text(struct print_ctx *p, const struct hlo_attr *a, bool names, bool compact);
+/* The name of an attribute a typed printer prints: those are known keys
+ * (an unknown attribute is printed as written, print_attr_as_text). */
+static inline const char *print_attr_name(const struct hlo_attr *a)
+{
+	return ir_attr_name((enum attr_key)a->key);
+}
 struct hlo_value *print_decode(struct print_ctx *p, const struct hlo_attr *a);
 bool print_decode_bool(struct print_ctx *p, const struct hlo_attr *a, bool *out);
 bool print_decode_int(struct print_ctx *p, const struct hlo_attr *a, int64_t *out);

@@ -378,7 +378,7 @@ void print_sharding_attr(struct print_ctx *p, const struct hlo_attr *a)
 		fclose(mem);
 	}
 	if (ok && text) {
-		fprintf(p->out, ", %s=", a->name->str);
+		fprintf(p->out, ", %s=", print_attr_name(a));
 		fwrite(text, 1, len, p->out);
 	} else {
 		print_attr_as_text(p, a, false, false);

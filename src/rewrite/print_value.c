@@ -208,7 +208,7 @@ void print_value_text(struct print_ctx *p, struct span sp, bool names, bool comp
 
 void print_attr_as_text(struct print_ctx *p, const struct hlo_attr *a, bool names, bool compact)
 {
-	fprintf(p->out, ", %s=", a->name->str);
+	fprintf(p->out, ", %.*s=", IR_ANM(p->f, a));   /* unknown ones too */
 	print_value_text(p, ir_attr_value(a), names, compact);
 }
 
@@ -309,7 +309,7 @@ static void print_callee_attr(struct print_ctx *p, const struct hlo_attr *a)
 		return;
 	}
 	bool list = a->key == ATTR_BRANCH_COMPUTATIONS || a->key == ATTR_CALLED_COMPUTATIONS;
-	fprintf(p->out, ", %s=%s", a->name->str, list ? "{" : "");
+	fprintf(p->out, ", %s=%s", print_attr_name(a), list ? "{" : "");
 	for (uint32_t k = 0; k < n; k++) {
 		if (k)
 			fputs(", ", p->out);
@@ -439,7 +439,7 @@ void print_frontend_attr(struct print_ctx *p, const struct hlo_attr *a)
 	if (!fa.n)
 		return;
 	qsort(fa.items, fa.n, sizeof *fa.items, print_fa_cmp);
-	fprintf(p->out, ", %s={", a->name->str);
+	fprintf(p->out, ", %s={", print_attr_name(a));
 	for (uint32_t k = 0; k < fa.n; k++) {
 		const struct hlo_frontend_attr *it = &fa.items[k];
 		fprintf(p->out, "%s%.*s=", k ? "," : "", (int)it->key_len, it->key);
@@ -457,7 +457,7 @@ static void print_backend_attr(struct print_ctx *p, const struct hlo_attr *a)
 	struct span sp = ir_attr_value(a);
 	const char *s = p->f->src->buf + sp.start;
 	if (span_len(sp) && s[0] == '{') {
-		fprintf(p->out, ", %s=", a->name->str);
+		fprintf(p->out, ", %s=", print_attr_name(a));
 		fwrite(s, 1, (size_t)span_len(sp), p->out);
 		return;
 	}
@@ -469,7 +469,7 @@ static void print_backend_attr(struct print_ctx *p, const struct hlo_attr *a)
 	}
 	if (!n)
 		return;
-	fprintf(p->out, ", %s=", a->name->str);
+	fprintf(p->out, ", %s=", print_attr_name(a));
 	if (print_lexes_as_json(str, n))
 		fwrite(str, 1, n, p->out);
 	else
@@ -508,7 +508,7 @@ static void print_window_attr(struct print_ctx *p, const struct hlo_instr *i, co
 	if (!w.rank) {
 		/* a window with no dimensions is not printed, except on custom-call */
 		if (i->op == OP_CUSTOM_CALL)
-			fprintf(p->out, ", %s={}", a->name->str);
+			fprintf(p->out, ", %s={}", print_attr_name(a));
 		return;
 	}
 	bool has[6] = { true, false, false, false, false, false };
@@ -521,7 +521,7 @@ static void print_window_attr(struct print_ctx *p, const struct hlo_instr *i, co
 		has[5] |= x->reversal;
 	}
 	static const char *const names[] = { "size", " stride", " pad", " lhs_dilate", " rhs_dilate", " rhs_reversal" };
-	fprintf(p->out, ", %s={", a->name->str);
+	fprintf(p->out, ", %s={", print_attr_name(a));
 	for (int k = 0; k < 6; k++)
 		if (has[k])
 			print_window_field(p->out, &w, names[k], k);
@@ -540,7 +540,7 @@ static void print_slice_attr(struct print_ctx *p, const struct hlo_attr *a)
 	bool strides = false;
 	for (uint32_t d = 0; d < s.rank; d++)
 		strides |= s.dims[d].stride != 1;
-	fprintf(p->out, ", %s={", a->name->str);
+	fprintf(p->out, ", %s={", print_attr_name(a));
 	for (uint32_t d = 0; d < s.rank; d++) {
 		fprintf(p->out, "%s[%lld:%lld", d ? ", " : "", (long long)s.dims[d].start, (long long)s.dims[d].limit);
 		if (strides)
@@ -562,7 +562,7 @@ static void print_padding_attr(struct print_ctx *p, const struct hlo_attr *a)
 	bool interior = false;
 	for (uint32_t d = 0; d < pd.rank; d++)
 		interior |= pd.dims[d].interior != 0;
-	fprintf(p->out, ", %s=", a->name->str);
+	fprintf(p->out, ", %s=", print_attr_name(a));
 	for (uint32_t d = 0; d < pd.rank; d++) {
 		fprintf(p->out, "%s%lld_%lld", d ? "x" : "", (long long)pd.dims[d].lo, (long long)pd.dims[d].hi);
 		if (interior)
@@ -587,7 +587,7 @@ static void print_int_lists_attr(struct print_ctx *p, const struct hlo_attr *a)
 {
 	struct attr_ints one;
 	if (print_decode_ints(p, a, &one)) {
-		fprintf(p->out, ", %s=", a->name->str);
+		fprintf(p->out, ", %s=", print_attr_name(a));
 		print_int_list(p->out, &one);
 		return;
 	}
@@ -597,7 +597,7 @@ static void print_int_lists_attr(struct print_ctx *p, const struct hlo_attr *a)
 		print_attr_as_text(p, a, false, false);
 		return;
 	}
-	fprintf(p->out, ", %s=", a->name->str);
+	fprintf(p->out, ", %s=", print_attr_name(a));
 	print_int_lists(p->out, &l);
 }
 
@@ -612,7 +612,7 @@ static void print_replica_groups_attr(struct print_ctx *p, const struct hlo_attr
 		print_attr_as_text(p, a, false, false);
 		return;
 	}
-	fprintf(p->out, ", %s=", a->name->str);
+	fprintf(p->out, ", %s=", print_attr_name(a));
 	if (rg.kind == RG_LIST)
 		print_int_lists(p->out, &rg.list);
 	else
@@ -635,7 +635,7 @@ static void print_aliasing_attr(struct print_ctx *p, const struct hlo_attr *a)
 	}
 	if (!al.n)
 		return;
-	fprintf(p->out, ", %s={", a->name->str);
+	fprintf(p->out, ", %s={", print_attr_name(a));
 	for (uint32_t k = 0; k < al.n; k++) {
 		if (k)
 			fputs(", ", p->out);
@@ -655,7 +655,7 @@ static void print_shapes_attr(struct print_ctx *p, const struct hlo_attr *a, boo
 		print_attr_as_text(p, a, false, false);
 		return;
 	}
-	fprintf(p->out, ", %s=%s", a->name->str, one ? "" : "{");
+	fprintf(p->out, ", %s=%s", print_attr_name(a), one ? "" : "{");
 	for (uint32_t k = 0; k < sh.n; k++) {
 		if (k)
 			fputs(", ", p->out);
@@ -700,7 +700,7 @@ static void print_precision_attr(struct print_ctx *p, const struct hlo_attr *a)
 	}
 	if (all_default)
 		return;
-	fprintf(p->out, ", %s={", a->name->str);
+	fprintf(p->out, ", %s={", print_attr_name(a));
 	for (const struct hlo_value *c = v->child; c; c = c->next) {
 		if (c != v->child)
 			fputc(',', p->out);
@@ -717,7 +717,7 @@ static bool print_number_attr(struct print_ctx *p, const struct hlo_instr *i, co
 			 const struct print_attr_info *info)
 {
 	FILE *out = p->out;
-	const char *name = a->name->str;
+	const char *name = print_attr_name(a);
 	switch (info->fmt) {
 	case PF_INT: {
 		int64_t x;
@@ -779,7 +779,7 @@ static bool print_word_attr(struct print_ctx *p, const struct hlo_instr *i, cons
 			 const struct print_attr_info *info)
 {
 	FILE *out = p->out;
-	const char *name = a->name->str;
+	const char *name = print_attr_name(a);
 	switch (info->fmt) {
 	case PF_STRING:
 	case PF_RAW_STRING: {

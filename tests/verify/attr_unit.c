@@ -41,7 +41,7 @@ static struct hlo_instr *instr(struct hlo_file *f, const char *name)
 static struct hlo_value *value_of(struct hlo_file *f, const char *iname, const char *aname, struct arena *a)
 {
 	struct hlo_instr *i = instr(f, iname);
-	const struct hlo_attr *at = i ? ir_attr_named(ir_attrs(i), i->nattrs, aname) : NULL;
+	const struct hlo_attr *at = i ? ir_attr_named(f, ir_attrs(i), i->nattrs, aname) : NULL;
 	struct attr_error e;
 	CHECK(at != NULL);
 	return at ? attr_parse(f, at, a, &e) : NULL;
