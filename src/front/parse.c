@@ -145,6 +145,18 @@ static void parse_pieces_comments(struct hlo_file *f, struct hlo_file *piece)
 	piece->nlint_comments = 0;
 }
 
+/* Moves what c of a later piece interned (its name, custom-call targets)
+ * into f's table, so that the piece's table can go. */
+static void parse_pieces_reintern(struct hlo_file *f, struct hlo_comp *c)
+{
+	c->name = intern(f->names, c->name->str, c->name->len);
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		struct hlo_instr_extra *x = ir_extra(c->instrs[k]);
+		if (x && x->target)
+			x->target = intern(f->names, x->target->str, x->target->len);
+	}
+}
+
 static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigned n)
 {
 	struct hlo_module *m = p[0].f.modules;
@@ -153,7 +165,6 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 		total += p[k].f.modules->ncomps;
 	struct hlo_comp **comps = arena_array(&p[0].f.arena, total, sizeof *comps);
 	f->names = p[0].f.names;
-	f->piece_names = xcalloc(n, sizeof *f->piece_names);
 	uint32_t j = 0;
 	m->ninstrs_total = 0;
 	for (unsigned k = 0; k < n; k++) {
@@ -163,13 +174,15 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 			comps[j]->module = m;
 			comps[j]->index = j;
 			m->ninstrs_total += comps[j]->ninstrs;
-			if (k && !comps[j]->inline_body)   /* resolve binds names in f->names */
-				comps[j]->name = intern(f->names, comps[j]->name->str, comps[j]->name->len);
+			if (k)   /* resolve binds names in f->names */
+				parse_pieces_reintern(f, comps[j]);
 		}
 		if (k && pm->stack.span.end > pm->stack.span.start && m->stack.span.end <= m->stack.span.start)
 			m->stack = pm->stack;
-		if (k)
-			f->piece_names[f->npiece_names++] = p[k].f.names;
+		if (k) {
+			intern_free(p[k].f.names);
+			p[k].f.names = NULL;
+		}
 		arena_adopt(&f->arena, &p[k].f.arena);
 		parse_pieces_comments(f, &p[k].f);
 	}
@@ -264,8 +277,5 @@ void parse_free(struct hlo_file *f)
 	arena_free(&f->arena);
 	intern_free(f->names);
 	free(f->lint_comments);
-	for (uint32_t k = 0; k < f->npiece_names; k++)
-		intern_free(f->piece_names[k]);
-	free(f->piece_names);
 	free(f);
 }

@@ -365,16 +365,11 @@ struct hlo_file {
 	struct source *src;
 	struct arena arena;
 	struct intern_table *names;
-	/* A file parsed in pieces on threads (parse.c) keeps the pieces'
-	 * tables: their attribute names and shapes point into them. */
-	struct intern_table **piece_names;
-	uint32_t npiece_names;
 	struct hlo_module *modules;  /* linked through next */
 	uint32_t nmodules;
 	unsigned errors;             /* errors reported while parsing/verifying */
 	struct span *lint_comments;  /* IR_LINT_COMMENT comments, in source order (xmalloc'd) */
 	uint32_t nlint_comments, lint_comments_cap;
-	void *shape_table;           /* hash-consing state (build.c) */
 };
 
 _Static_assert(sizeof(struct hlo_instr) == 64, "struct hlo_instr is 64 bytes");
