@@ -205,14 +205,26 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 /* ---- instructions ---- */
 
 /* Instruction names are slices, unique per computation.  Small
- * computations (most fused ones) are searched linearly; larger ones get a
- * scratch intern table for the duration of their resolution. */
+ * computations (most fused ones) are searched linearly; larger ones get an
+ * index for the duration of their resolution: open addressing, each slot
+ * with the name's hash and length and a copy of the name, so that a probe
+ * reads neither the instruction nor the source (whose pages are dropped
+ * behind, source_drop).  About 50 bytes a name, a third of an intern
+ * table entry: the index of the largest computation is resolve's peak. */
 #define RESOLVE_LINEAR_MAX 32
+
+struct resolve_slot {
+	const char *name;            /* copy in resolve_scope.text; NULL: empty slot */
+	struct hlo_instr *i;
+	uint32_t hash, len;
+};
 
 struct resolve_scope {
 	struct hlo_comp *c;
 	const char *src;             /* source buffer: operand names are offsets into it */
-	struct intern_table *names;  /* NULL for small computations */
+	struct resolve_slot *slots;  /* NULL for small computations */
+	uint32_t mask, used;
+	struct arena text;           /* the names' copies */
 };
 
 /* i is named name[0..len): names in one computation mostly differ in
@@ -225,11 +237,56 @@ static inline bool resolve_same_name(const struct hlo_instr *i, const char *name
 	return !len || (n[len - 1] == name[len - 1] && !memcmp(n, name, len));
 }
 
+/* The slot of name[0..len) with hash h: its own, or the empty one where
+ * it goes. */
+static struct resolve_slot *resolve_slot(struct resolve_scope *sc, const char *name, size_t len, uint32_t h)
+{
+	for (uint32_t p = h & sc->mask;; p = (p + 1) & sc->mask) {
+		struct resolve_slot *s = &sc->slots[p];
+		if (!s->name || (s->hash == h && s->len == len && !memcmp(s->name, name, len)))
+			return s;
+	}
+}
+
+static void resolve_index_grow(struct resolve_scope *sc, uint32_t want)
+{
+	uint32_t cap = 64;
+	while (cap < want + want / 2 && cap < (1u << 31))
+		cap *= 2;
+	struct resolve_slot *old = sc->slots;
+	uint32_t oldcap = old ? sc->mask + 1 : 0;
+	sc->slots = xcalloc(cap, sizeof *sc->slots);
+	sc->mask = cap - 1;
+	for (uint32_t k = 0; k < oldcap; k++)
+		if (old[k].name)
+			*resolve_slot(sc, old[k].name, old[k].len, old[k].hash) = old[k];
+	free(old);
+}
+
+/* Binds i's name to i unless it is bound already: returns the instruction
+ * bound before, or NULL. */
+static struct hlo_instr *resolve_index_put(struct resolve_scope *sc, struct hlo_instr *i)
+{
+	if ((uint64_t)(sc->used + 1) * 3 > (uint64_t)(sc->mask + 1) * 2)
+		resolve_index_grow(sc, sc->used + 1);
+	uint32_t len = ir_name_len(i);
+	const char *name = ir_name(i);
+	uint32_t h = intern_hash_bytes(name, len);
+	struct resolve_slot *s = resolve_slot(sc, name, len, h);
+	if (s->name)
+		return s->i;
+	char *copy = arena_alloc(&sc->text, len ? len : 1);
+	memcpy(copy, name, len);
+	*s = (struct resolve_slot){ .name = copy, .i = i, .hash = h, .len = len };
+	sc->used++;
+	return NULL;
+}
+
 static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *name, size_t len)
 {
-	if (sc->names) {
-		struct interned *id = intern_find(sc->names, name, len);
-		return id ? id->binding : NULL;
+	if (sc->slots) {
+		struct resolve_slot *s = resolve_slot(sc, name, len, intern_hash_bytes(name, len));
+		return s->name ? s->i : NULL;
 	}
 	for (uint32_t k = 0; k < sc->c->ninstrs; k++) {
 		struct hlo_instr *i = sc->c->instrs[k];
@@ -242,13 +299,8 @@ static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *na
 /* Binds i's name; returns the instruction already bound to it, or NULL. */
 static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr *i, uint32_t upto)
 {
-	if (sc->names) {
-		struct interned *id = intern(sc->names, ir_name(i), ir_name_len(i));
-		struct hlo_instr *old = id->binding;
-		if (!old)
-			id->binding = i;
-		return old;
-	}
+	if (sc->slots)
+		return resolve_index_put(sc, i);
 	for (uint32_t k = 0; k < upto; k++) {
 		struct hlo_instr *j = sc->c->instrs[k];
 		if (j != i && resolve_same_name(j, ir_name(i), ir_name_len(i)))
@@ -307,8 +359,8 @@ static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct resol
 			for (unsigned u = 1; resolve_lookup(sc, alt, (size_t)alen); u++)
 				alen = snprintf(alt, sizeof alt, "%s.%u", name, u);
 			g = resolve_new_gte(r, base, x->gte[k], alt, (size_t)alen, sp);
-			if (sc->names)
-				intern(sc->names, ir_name(g), ir_name_len(g))->binding = g;
+			if (sc->slots)
+				resolve_index_put(sc, g);
 			resolve_push(made, g);
 		}
 		base = g;
@@ -696,11 +748,9 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 {
 	struct resolve_scope sc = { .c = c, .src = r->f->src->buf };
 	struct resolve_vec made = { 0 };
-	if (c->ninstrs > RESOLVE_LINEAR_MAX) {
-		sc.names = intern_new_empty();
-		intern(sc.names, "", 0);  /* reserve needs a non-empty table */
-		intern_reserve(sc.names, c->ninstrs);
-	}
+	arena_init(&sc.text);
+	if (c->ninstrs > RESOLVE_LINEAR_MAX)
+		resolve_index_grow(&sc, c->ninstrs);
 	resolve_bind_all(r, &sc, c);
 	uint64_t mark = c->span.start;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
@@ -713,8 +763,8 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	if (made.n)
 		resolve_place_gtes(r, c, &made);
 	free(made.p);
-	if (sc.names)
-		intern_free(sc.names);
+	free(sc.slots);
+	arena_free(&sc.text);
 }
 
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)

@@ -144,6 +144,11 @@ void intern_reserve(struct intern_table *t, size_t n)
 	}
 }
 
+unsigned intern_hash_bytes(const void *s, size_t n)
+{
+	return intern_hash(s, n);
+}
+
 size_t intern_count(const struct intern_table *t)
 {
 	return t->count;

@@ -30,6 +30,8 @@ struct interned *intern(struct intern_table *t, const char *s, size_t n);
 /* Returns the entry or NULL when s was never interned. */
 struct interned *intern_find(struct intern_table *t, const char *s, size_t n);
 size_t intern_count(const struct intern_table *t);
+/* The hash the table uses for bytes s[0..n) (for callers' own indexes). */
+unsigned intern_hash_bytes(const void *s, size_t n);
 /* Pre-sizes the bucket array for about n entries (no effect on an empty
  * table): every uthash doubling rehashes all entries. */
 void intern_reserve(struct intern_table *t, size_t n);

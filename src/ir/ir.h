@@ -164,10 +164,10 @@ struct hlo_instr_extra {
 	struct hlo_operand_extra *operands;  /* noperands entries, or NULL */
 	uint32_t lit_off, lit_len;           /* constant "(...)": offset from start, length */
 	uint32_t ncontrol;
+	uint32_t name_len;                   /* the name's length when name_len_short is IR_NAME_LONG */
 	struct hlo_instr **control;          /* control-predecessors, resolved */
 	struct interned *target;             /* custom_call_target, unquoted (attr_plain) */
 	const char *name;                    /* an IR_ANONYMOUS instruction's generated name */
-	uint32_t name_len;                   /* the name's length when name_len_short is IR_NAME_LONG */
 };
 
 enum instr_flag {
