@@ -279,7 +279,7 @@ static void lco_slot_users(struct lco_state *st, const struct hlo_comp *body, ui
 		st->sole[k] = NULL;
 	const struct hlo_instr *p = body->params[0];
 	for (uint32_t u = 0; u < p->nusers; u++) {
-		const struct hlo_instr *g = ir_users(p)[u];
+		const struct hlo_instr *g = ir_user(p, u);
 		if (g->op != OP_GET_TUPLE_ELEMENT) {
 			for (uint32_t k = 0; k < nslots; k++)
 				st->sole[k] = LCO_MANY;
@@ -289,9 +289,9 @@ static void lco_slot_users(struct lco_state *st, const struct hlo_comp *body, ui
 			continue;
 		const struct hlo_instr **slot = &st->sole[g->number];
 		for (uint32_t j = 0; j < g->nusers; j++) {
-			const struct hlo_instr *x = ir_users(g)[j];
+			const struct hlo_instr *x = ir_user(g, j);
 			while (x->op == OP_BITCAST && x->nusers == 1)
-				x = ir_users(x)[0];
+				x = ir_user(x, 0);
 			*slot = !*slot || *slot == x ? x : LCO_MANY;
 		}
 	}
@@ -312,7 +312,7 @@ static void lco_index_users(const struct hlo_instr *v, const struct hlo_instr **
 	for (uint32_t k = 0; k < n; k++)
 		first[k] = NULL;
 	for (uint32_t u = 0; u < v->nusers; u++) {
-		const struct hlo_instr *g = ir_users(v)[u];
+		const struct hlo_instr *g = ir_user(v, u);
 		if (g->op != OP_GET_TUPLE_ELEMENT || g->number < 0 || (uint64_t)g->number >= n || first[g->number])
 			continue;
 		if (!reader) {
@@ -321,8 +321,8 @@ static void lco_index_users(const struct hlo_instr *v, const struct hlo_instr **
 		}
 		/* A body's slot: its dynamic-slice (or fusion) reader. */
 		for (uint32_t z = 0; z < g->nusers && !first[g->number]; z++)
-			if (ir_users(g)[z]->op == OP_DYNAMIC_SLICE || ir_users(g)[z]->op == OP_FUSION)
-				first[g->number] = ir_users(g)[z];
+			if (ir_user(g, z)->op == OP_DYNAMIC_SLICE || ir_user(g, z)->op == OP_FUSION)
+				first[g->number] = ir_user(g, z);
 	}
 }
 
@@ -356,14 +356,14 @@ static const struct hlo_instr *lco_reader(struct lco_state *st, const struct hlo
 	for (uint32_t f = 0; f < nf; f++) {
 		const struct hlo_instr *v = frontier[f];
 		for (uint32_t j = 0; j < v->nusers; j++) {
-			const struct hlo_instr *x = ir_users(v)[j];
+			const struct hlo_instr *x = ir_user(v, j);
 			if ((x->op == OP_BITCAST || x->op == OP_COPY) && nf < 8) {
 				frontier[nf++] = x;
 				continue;
 			}
-			if (x->op != OP_TUPLE || x->nusers != 1 || ir_users(x)[0]->op != OP_WHILE)
+			if (x->op != OP_TUPLE || x->nusers != 1 || ir_user(x, 0)->op != OP_WHILE)
 				continue;
-			const struct hlo_instr *w2 = ir_users(x)[0];
+			const struct hlo_instr *w2 = ir_user(x, 0);
 			struct hlo_comp *b2 = ir_callee(w2, ATTR_BODY);
 			if (!b2 || !b2->nparams || !b2->params[0])
 				continue;
@@ -394,7 +394,7 @@ static bool lco_to_output(const struct lco_state *st, const struct hlo_instr *w,
 	if (w->comp != st->m->entry)
 		return false;
 	for (uint32_t u = 0; u < w->nusers; u++) {
-		const struct hlo_instr *g = ir_users(w)[u];
+		const struct hlo_instr *g = ir_user(w, u);
 		if (g->op != OP_GET_TUPLE_ELEMENT || g->number != k)
 			continue;
 		const struct hlo_instr *frontier[8];
@@ -405,7 +405,7 @@ static bool lco_to_output(const struct lco_state *st, const struct hlo_instr *w,
 			if (ir_is_root(v))
 				return true;
 			for (uint32_t j = 0; j < v->nusers && nf < 8; j++) {
-				const struct hlo_instr *x = ir_users(v)[j];
+				const struct hlo_instr *x = ir_user(v, j);
 				if (x->op == OP_BITCAST || x->op == OP_COPY || (x->op == OP_TUPLE && ir_is_root(x)))
 					frontier[nf++] = x;
 			}

@@ -217,7 +217,7 @@ static int64_t ro_user_dim(struct ro_state *st, const struct hlo_instr *i, const
 {
 	int64_t best = -1;
 	for (uint32_t u = 0; u < i->nusers && best < 0; u++) {
-		const struct hlo_instr *x = ir_users(i)[u];
+		const struct hlo_instr *x = ir_user(i, u);
 		if (!ir_shape_is_array(x->shape) || x->shape->rank != s->rank ||
 		    memcmp(x->shape->dims, s->dims, s->rank * sizeof *s->dims) || !ir_attr(x, ATTR_SHARDING))
 			continue;

@@ -273,7 +273,9 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 		return NULL;
 	build_current_module(ctx, name_sp);
 	struct hlo_comp *c = build_new_comp(ctx);
-	c->name = build_intern_span(ctx, build_name_text(ctx, name_sp));
+	struct span n = build_name_text(ctx, name_sp);
+	/* looked up only by resolve's index (nameidx.h), so not in the table */
+	c->name = intern_private(ctx->file->names, ctx->src->buf + n.start, (size_t)span_len(n));
 	c->name_span = name_sp;
 	c->span.start = name_sp.start;
 	c->is_entry = entry;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "attr.h"
 #include "build.h"
+#include "nameidx.h"
 #include "value.h"
 
 struct resolve_ctx {
@@ -23,6 +24,7 @@ struct resolve_ctx {
 	unsigned errors;
 	uint64_t drop_mark;         /* source_drop: the text of instructions resolved */
 	uint32_t ncallees, capcallees;  /* m->callees, grown (arena_vec_grow) as callees are found */
+	struct nameidx comps;       /* the module's computations by name, while resolving */
 };
 
 static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt, ...)
@@ -47,11 +49,10 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 		if (c->inline_body)
 			continue;
 		last = c;
-		if (c->name->data) {
+		if (nameidx_put(&r->comps, c->name->str, c->name->len, c, false)) {
 			resolve_error(r, c->name_span, "duplicate computation name '%s'", c->name->str);
 			continue;
 		}
-		c->name->data = c;
 		if (c->is_entry) {
 			if (entry)
 				resolve_error(r, c->name_span, "more than one ENTRY computation (the first is '%s')",
@@ -69,12 +70,6 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 		resolve_error(r, m->span, "module has no computations");
 }
 
-static void resolve_unbind_comps(struct hlo_module *m)
-{
-	for (uint32_t i = 0; i < m->ncomps; i++)
-		if (!m->comps[i]->inline_body && m->comps[i]->name->data == m->comps[i])
-			m->comps[i]->name->data = NULL;
-}
 
 struct resolve_vec {
 	void **p;
@@ -97,7 +92,7 @@ static void resolve_callee_value(struct resolve_ctx *r, const struct hlo_value *
 	switch (v->kind) {
 	case V_NAME:
 	case V_IDENT: {
-		struct hlo_comp *c = v->key ? v->key->data : NULL;
+		struct hlo_comp *c = v->key ? nameidx_get(&r->comps, v->key->str, v->key->len) : NULL;
 		/* Excerpts of real dumps sometimes drop callee bodies: say so, and
 		 * treat the call as opaque rather than rejecting the module. */
 		if (!c)
@@ -166,9 +161,8 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 			e++;
 		if (e == n && n > (size_t)(t[0] == '%')) {
 			size_t skip = t[0] == '%';
-			struct interned *id = intern_find(r->f->names, t + skip, n - skip);
-			struct hlo_comp *c = id ? id->data : NULL;
-			if (c && c->kind == IR_COMP) {
+			struct hlo_comp *c = nameidx_get(&r->comps, t + skip, n - skip);
+			if (c) {
 				resolve_push(&out, c);
 				continue;
 			}
@@ -205,26 +199,17 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 /* ---- instructions ---- */
 
 /* Instruction names are slices, unique per computation.  Small
- * computations (most fused ones) are searched linearly; larger ones get an
- * index for the duration of their resolution: open addressing, each slot
- * with the name's hash and length and a copy of the name, so that a probe
- * reads neither the instruction nor the source (whose pages are dropped
- * behind, source_drop).  About 50 bytes a name, a third of an intern
- * table entry: the index of the largest computation is resolve's peak. */
+ * computations (most fused ones) are searched linearly; larger ones get a
+ * name index (nameidx.h) for the duration of their resolution, with copies
+ * of the names: a probe then reads neither the instruction nor the source,
+ * whose pages are dropped behind (source_drop).  The index of the largest
+ * computation is resolve's peak memory. */
 #define RESOLVE_LINEAR_MAX 32
-
-struct resolve_slot {
-	const char *name;            /* copy in resolve_scope.text; NULL: empty slot */
-	struct hlo_instr *i;
-	uint32_t hash, len;
-};
 
 struct resolve_scope {
 	struct hlo_comp *c;
 	const char *src;             /* source buffer: operand names are offsets into it */
-	struct resolve_slot *slots;  /* NULL for small computations */
-	uint32_t mask, used;
-	struct arena text;           /* the names' copies */
+	struct nameidx names;        /* slots NULL for small computations */
 };
 
 /* i is named name[0..len): names in one computation mostly differ in
@@ -237,57 +222,10 @@ static inline bool resolve_same_name(const struct hlo_instr *i, const char *name
 	return !len || (n[len - 1] == name[len - 1] && !memcmp(n, name, len));
 }
 
-/* The slot of name[0..len) with hash h: its own, or the empty one where
- * it goes. */
-static struct resolve_slot *resolve_slot(struct resolve_scope *sc, const char *name, size_t len, uint32_t h)
-{
-	for (uint32_t p = h & sc->mask;; p = (p + 1) & sc->mask) {
-		struct resolve_slot *s = &sc->slots[p];
-		if (!s->name || (s->hash == h && s->len == len && !memcmp(s->name, name, len)))
-			return s;
-	}
-}
-
-static void resolve_index_grow(struct resolve_scope *sc, uint32_t want)
-{
-	uint32_t cap = 64;
-	while (cap < want + want / 2 && cap < (1u << 31))
-		cap *= 2;
-	struct resolve_slot *old = sc->slots;
-	uint32_t oldcap = old ? sc->mask + 1 : 0;
-	sc->slots = xcalloc(cap, sizeof *sc->slots);
-	sc->mask = cap - 1;
-	for (uint32_t k = 0; k < oldcap; k++)
-		if (old[k].name)
-			*resolve_slot(sc, old[k].name, old[k].len, old[k].hash) = old[k];
-	free(old);
-}
-
-/* Binds i's name to i unless it is bound already: returns the instruction
- * bound before, or NULL. */
-static struct hlo_instr *resolve_index_put(struct resolve_scope *sc, struct hlo_instr *i)
-{
-	if ((uint64_t)(sc->used + 1) * 3 > (uint64_t)(sc->mask + 1) * 2)
-		resolve_index_grow(sc, sc->used + 1);
-	uint32_t len = ir_name_len(i);
-	const char *name = ir_name(i);
-	uint32_t h = intern_hash_bytes(name, len);
-	struct resolve_slot *s = resolve_slot(sc, name, len, h);
-	if (s->name)
-		return s->i;
-	char *copy = arena_alloc(&sc->text, len ? len : 1);
-	memcpy(copy, name, len);
-	*s = (struct resolve_slot){ .name = copy, .i = i, .hash = h, .len = len };
-	sc->used++;
-	return NULL;
-}
-
 static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *name, size_t len)
 {
-	if (sc->slots) {
-		struct resolve_slot *s = resolve_slot(sc, name, len, intern_hash_bytes(name, len));
-		return s->name ? s->i : NULL;
-	}
+	if (sc->names.slots)
+		return nameidx_get(&sc->names, name, len);
 	for (uint32_t k = 0; k < sc->c->ninstrs; k++) {
 		struct hlo_instr *i = sc->c->instrs[k];
 		if (resolve_same_name(i, name, len))
@@ -299,8 +237,8 @@ static struct hlo_instr *resolve_lookup(struct resolve_scope *sc, const char *na
 /* Binds i's name; returns the instruction already bound to it, or NULL. */
 static struct hlo_instr *resolve_bind(struct resolve_scope *sc, struct hlo_instr *i, uint32_t upto)
 {
-	if (sc->slots)
-		return resolve_index_put(sc, i);
+	if (sc->names.slots)
+		return nameidx_put(&sc->names, ir_name(i), ir_name_len(i), i, true);
 	for (uint32_t k = 0; k < upto; k++) {
 		struct hlo_instr *j = sc->c->instrs[k];
 		if (j != i && resolve_same_name(j, ir_name(i), ir_name_len(i)))
@@ -359,8 +297,8 @@ static struct hlo_instr *resolve_compact_gte(struct resolve_ctx *r, struct resol
 			for (unsigned u = 1; resolve_lookup(sc, alt, (size_t)alen); u++)
 				alen = snprintf(alt, sizeof alt, "%s.%u", name, u);
 			g = resolve_new_gte(r, base, x->gte[k], alt, (size_t)alen, sp);
-			if (sc->slots)
-				resolve_index_put(sc, g);
+			if (sc->names.slots)
+				nameidx_put(&sc->names, ir_name(g), ir_name_len(g), g, true);
 			resolve_push(made, g);
 		}
 		base = g;
@@ -748,9 +686,8 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 {
 	struct resolve_scope sc = { .c = c, .src = r->f->src->buf };
 	struct resolve_vec made = { 0 };
-	arena_init(&sc.text);
 	if (c->ninstrs > RESOLVE_LINEAR_MAX)
-		resolve_index_grow(&sc, c->ninstrs);
+		nameidx_init(&sc.names, c->ninstrs);
 	resolve_bind_all(r, &sc, c);
 	uint64_t mark = c->span.start;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
@@ -763,8 +700,8 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	if (made.n)
 		resolve_place_gtes(r, c, &made);
 	free(made.p);
-	free(sc.slots);
-	arena_free(&sc.text);
+	if (sc.names.slots)
+		nameidx_free(&sc.names);
 }
 
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
@@ -829,8 +766,8 @@ static void resolve_edges(struct resolve_ctx *r)
 					continue;
 				struct hlo_instr *t = ir_operands(i)[j].instr;
 				/* an instruction using the same operand twice is one user */
-				if (!t->nusers || ir_users(t)[t->nusers - 1] != i)
-					ir_users(t)[t->nusers++] = i;
+				if (!t->nusers || ir_user(t, t->nusers - 1) != i)
+					m->users[t->users_at + t->nusers++] = i->index;
 			}
 			for (uint32_t j = 0; j < i->ncallees; j++)
 				ir_callees(i)[j]->callers[ir_callees(i)[j]->ncallers++] = i;
@@ -935,13 +872,14 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 		if (m->comps[k]->inline_body)
 			r.inline_comps[r.ninline++] = m->comps[k];
 	qsort(r.inline_comps, r.ninline, sizeof *r.inline_comps, resolve_cmp_start);
+	nameidx_init(&r.comps, m->ncomps);
 	resolve_bind_comps(&r);
 	for (uint32_t k = 0; k < m->ncomps; k++) {
 		resolve_comp(&r, m->comps[k]);
 		/* what the marks inside small computations leave (the serial parse) */
 		source_drop(r.f->src, &r.drop_mark, m->comps[k]->span.start);
 	}
-	resolve_unbind_comps(m);
+	nameidx_free(&r.comps);
 	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);
 	if (!r.errors) {
 		resolve_edges(&r);

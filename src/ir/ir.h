@@ -216,7 +216,7 @@ struct hlo_instr {
 	uint16_t ncallees;
 	uint32_t noperands;
 	uint32_t nusers;
-	uint32_t users_at;          /* first user in comp->module->users */
+	uint32_t users_at;          /* first user in comp->module->users (ir_user) */
 	uint32_t callees_at;        /* first callee in comp->module->callees, in attribute order */
 	int32_t number;             /* parameter(N) number, get-tuple-element index, the value
 				     * of an IR_SCALAR_NUMBER constant, else -1 */
@@ -349,7 +349,7 @@ struct hlo_module {
 	struct hlo_comp **comps;    /* source order; inline bodies included */
 	struct hlo_comp *entry;
 	struct hlo_module *next;
-	struct hlo_instr **users;   /* every instruction's users (ir_users), from resolve */
+	uint32_t *users;            /* every instruction's users (ir_user), from resolve */
 	struct hlo_comp **callees;  /* every instruction's callees (ir_callees), from resolve */
 	uint32_t ninstrs_total;
 	bool valid;                 /* parsed, resolved and verified without error */
@@ -378,11 +378,12 @@ static inline const char *ir_name(const struct hlo_instr *i)
 {
 	return i->flags & IR_ANONYMOUS ? ir_extra(i)->name : i->comp->module->file->src->buf + i->start + i->name_off;
 }
-/* The instructions that use i as an operand (nusers of them). */
-static inline struct hlo_instr **ir_users(const struct hlo_instr *i)
+/* The k-th of the nusers instructions that use i as an operand, in
+ * program order.  They are in i's computation, so the module keeps their
+ * 32-bit positions there, not pointers. */
+static inline struct hlo_instr *ir_user(const struct hlo_instr *i, uint32_t k)
 {
-	struct hlo_instr **u = i->comp->module->users;
-	return u ? u + i->users_at : NULL;
+	return i->comp->instrs[i->comp->module->users[i->users_at + k]];
 }
 /* The computations i calls, in attribute order (ncallees of them). */
 static inline struct hlo_comp **ir_callees(const struct hlo_instr *i)

@@ -106,7 +106,7 @@ static bool finding_source_users(struct finding_sink *s, const struct hlo_module
 	while (head < n) {
 		const struct hlo_instr *x = seen[head++];
 		for (uint32_t u = 0; u < x->nusers && n < FINDING_VIA_MAX; u++) {
-			const struct hlo_instr *y = ir_users(x)[u];
+			const struct hlo_instr *y = ir_user(x, u);
 			bool dup = false;
 			for (uint32_t k = 0; k < n && !dup; k++)
 				dup = seen[k] == y;

@@ -22,7 +22,7 @@ static bool idle_dead_copy(const struct hlo_instr *i)
 	if (i->op != OP_COPY_START)
 		return false;
 	for (uint32_t k = 0; k < i->nusers; k++)
-		if (!idle_dead_done(ir_users(i)[k]))
+		if (!idle_dead_done(ir_user(i, k)))
 			return false;
 	return true;
 }

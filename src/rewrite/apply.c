@@ -396,8 +396,8 @@ static void apply_flow_user(struct apply_flow *fl, const struct hlo_instr *u, ui
 static void apply_flow_down(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf)
 {
 	for (uint32_t k = 0; k < i->nusers; k++) {
-		const struct hlo_instr *u = ir_users(i)[k];
-		if (k && u == ir_users(i)[k - 1])
+		const struct hlo_instr *u = ir_user(i, k);
+		if (k && u == ir_user(i, k - 1))
 			continue;
 		for (uint32_t n = 0; n < u->noperands; n++)
 			if (ir_operands(u)[n].instr == i)
@@ -494,8 +494,8 @@ static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_i
 		ok = apply_space_at(rq, sig, true, -1, i->shape, l, i, "a signature", false, false);
 	/* Operands written with their shape (long form). */
 	for (uint32_t k = 0; ok && k < i->nusers; k++) {
-		const struct hlo_instr *u = ir_users(i)[k];
-		if (k && u == ir_users(i)[k - 1])
+		const struct hlo_instr *u = ir_user(i, k);
+		if (k && u == ir_user(i, k - 1))
 			continue;
 		for (uint32_t n = 0; ok && n < u->noperands; n++) {
 			if (ir_operands(u)[n].instr != i || !ir_extra(u) || !ir_extra(u)->operands ||
@@ -831,7 +831,7 @@ static const char *apply_offload_refusal(const struct hlo_module *m, const struc
 	if (!b || (b->flags & (MEM_BUF_ALIASED | MEM_BUF_DONATED)))
 		return "the parameter is donated (input_output_alias, buffer_donor): left to JAX";
 	for (uint32_t k = 0; k < p->nusers; k++) {
-		const struct hlo_instr *u = ir_users(p)[k];
+		const struct hlo_instr *u = ir_user(p, k);
 		if (ir_is_root(u) || u->op == OP_TUPLE || u->op == OP_GET_TUPLE_ELEMENT || u->op == OP_BITCAST ||
 		    u->op == OP_WHILE || u->op == OP_CALL || u->op == OP_CONDITIONAL || u->comp != m->entry)
 			return "the parameter is returned or passed on as it is: left to JAX";
@@ -883,8 +883,8 @@ static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm
 	uint64_t end = p->start + p->len;
 	apply_edits_add(rq->ed, end, end, text, NONE, p, "copied to the device for its reads (copy-start/copy-done)");
 	for (uint32_t k = 0; k < p->nusers; k++) {
-		const struct hlo_instr *u = ir_users(p)[k];
-		if (k && u == ir_users(p)[k - 1])
+		const struct hlo_instr *u = ir_user(p, k);
+		if (k && u == ir_user(p, k - 1))
 			continue;
 		for (uint32_t n = 0; n < u->noperands; n++)
 			if (ir_operands(u)[n].instr == p)

@@ -1,0 +1,29 @@
+/* nameidx.h - a transient name -> object index (open addressing over the
+ * names' hashes), for lookups that must not grow the file's intern table:
+ * resolve's instruction names of one computation and computation names of
+ * one module.  Names are copied or borrowed; nothing outlives
+ * nameidx_free.  The interned, file-lived strings are intern.h's. */
+#ifndef HLO_NAMEIDX_H
+#define HLO_NAMEIDX_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "arena.h"
+
+struct nameidx_slot;
+struct nameidx {
+	struct nameidx_slot *slots;  /* NULL until nameidx_init */
+	uint32_t cap, used;
+	struct arena text;           /* copied names */
+};
+
+/* Sized for about expect names (it grows past them). */
+void nameidx_init(struct nameidx *x, uint32_t expect);
+void nameidx_free(struct nameidx *x);
+/* Binds name[0..len) to p unless it is bound: returns what was bound
+ * before, or NULL.  copy: keep a copy of the name (text that may go, like
+ * the source's dropped pages); else the name must outlive x. */
+void *nameidx_put(struct nameidx *x, const char *name, size_t len, void *p, bool copy);
+/* What name[0..len) is bound to, or NULL. */
+void *nameidx_get(const struct nameidx *x, const char *name, size_t len);
+#endif
