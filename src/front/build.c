@@ -138,7 +138,6 @@ static struct hlo_module *build_current_module(struct build_ctx *ctx, struct spa
 {
 	if (!ctx->module) {
 		struct hlo_module *m = arena_alloc(&ctx->file->arena, sizeof *m);
-		m->kind = IR_MODULE;
 		m->file = ctx->file;
 		m->num_partitions = 1;
 		m->replica_count = 1;
@@ -256,10 +255,15 @@ void build_sig_param(struct build_ctx *ctx, struct span sp, struct hlo_shape *sh
 		build_shape_top(ctx);
 }
 
+static void build_comp_name_span(struct hlo_comp *c, struct span sp)
+{
+	c->name_span_start = sp.start;
+	c->name_span_len = span_len(sp) < (1u << 24) ? span_len(sp) : (1u << 24) - 1;
+}
+
 static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 {
 	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
-	c->kind = IR_COMP;
 	c->module = ctx->module;   /* ir_name reads the source through it */
 	c->exec_thread = span_none();
 	c->sig = span_none();
@@ -276,7 +280,7 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 	struct span n = build_name_text(ctx, name_sp);
 	/* looked up only by resolve's index (nameidx.h), so not in the table */
 	c->name = intern_private(ctx->file->names, ctx->src->buf + n.start, (size_t)span_len(n));
-	c->name_span = name_sp;
+	build_comp_name_span(c, name_sp);
 	c->span.start = name_sp.start;
 	c->is_entry = entry;
 	c->has_signature = !span_is_none(sig);
@@ -327,7 +331,7 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 		c->root = c->instrs[c->ninstrs - 1];
 	if (c->inline_body) {
 		c->span = sp;
-		c->name_span = span_make(sp.start, sp.start + 1);
+		build_comp_name_span(c, span_make(sp.start, sp.start + 1));
 	}
 	*(struct hlo_comp **)build_vec_push(&ctx->comps, sizeof c) = c;
 	if (ctx->body_done)

@@ -50,12 +50,12 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 			continue;
 		last = c;
 		if (nameidx_put(&r->comps, c->name->str, c->name->len, c, false)) {
-			resolve_error(r, c->name_span, "duplicate computation name '%s'", c->name->str);
+			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%s'", c->name->str);
 			continue;
 		}
 		if (c->is_entry) {
 			if (entry)
-				resolve_error(r, c->name_span, "more than one ENTRY computation (the first is '%s')",
+				resolve_error(r, ir_comp_name_span(c), "more than one ENTRY computation (the first is '%s')",
 					      entry->name->str);
 			else
 				entry = c;
@@ -568,7 +568,7 @@ static void resolve_params(struct resolve_ctx *r, struct hlo_comp *c)
 	}
 	for (uint32_t k = 0; k < c->nparams; k++)
 		if (!c->params[k])
-			resolve_error(r, c->name_span, "computation '%s' has no parameter number %u", c->name->str, k);
+			resolve_error(r, ir_comp_name_span(c), "computation '%s' has no parameter number %u", c->name->str, k);
 	/* Like XLA, parameter names and shapes in a signature are syntax only;
 	 * the result shape must match the root. */
 	if (c->has_signature && !c->inline_body && c->root && c->root->shape && c->sig_result &&
@@ -576,7 +576,7 @@ static void resolve_params(struct resolve_ctx *r, struct hlo_comp *c)
 		char a[128], b[128];
 		ir_shape_format(c->sig_result, false, a, sizeof a);
 		ir_shape_format(c->root->shape, false, b, sizeof b);
-		resolve_error(r, c->name_span, "signature result %s does not match the root shape %s", a, b);
+		resolve_error(r, ir_comp_name_span(c), "signature result %s does not match the root shape %s", a, b);
 	}
 }
 

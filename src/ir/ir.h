@@ -53,8 +53,6 @@ enum vkind {
 	VK_SLICE_SIZES,    /* gather: {ints}; collective-permute: {{ints}...} */
 };
 
-enum ir_kind { IR_MODULE = 1, IR_COMP, IR_INSTR };
-
 /* Opcode table. */
 const char *ir_opcode_name(enum opcode op);
 int ir_opcode_arity(enum opcode op);  /* >=0 fixed, -1 variadic, -2 special */
@@ -291,11 +289,14 @@ static inline const char *ir_name(const struct hlo_instr *i);
 bool ir_name_is(const struct hlo_instr *i, const char *s);
 
 struct hlo_comp {
-	enum ir_kind kind;          /* IR_COMP */
 	uint32_t index;             /* position in module->comps */
+	uint32_t ninstrs;
+	uint32_t nparams;
+	uint32_t ncallers;
 	struct interned *name;
 	struct span span;           /* name to closing brace */
-	struct span name_span;
+	uint64_t name_span_start : 40; /* the name as written (ir_comp_name_span) */
+	uint64_t name_span_len : 24;   /* clamped: only diagnostics point there */
 	struct hlo_module *module;
 	struct hlo_instr **instrs;  /* program order (the schedule when scheduled) */
 	struct hlo_instr *root;
@@ -304,14 +305,16 @@ struct hlo_comp {
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
 	struct span sig;            /* "(name: shape, ...) -> shape", or none */
 	struct span exec_thread;    /* ", execution_thread=..." value, or none */
-	uint32_t ninstrs;
-	uint32_t nparams;
-	uint32_t ncallers;
 	bool is_entry;              /* marked ENTRY, or the entry by default */
 	bool has_signature;
 	bool inline_body;           /* written inline as an attribute value */
 	bool names_resolved;        /* resolve_names already bound its instructions' names */
 };
+
+static inline struct span ir_comp_name_span(const struct hlo_comp *c)
+{
+	return span_make(c->name_span_start, c->name_span_start + c->name_span_len);
+}
 
 struct hlo_file_location {
 	int64_t file_name_id, function_name_id, line, end_line, column, end_column;
@@ -333,7 +336,6 @@ struct hlo_stack_tables {
 };
 
 struct hlo_module {
-	enum ir_kind kind;          /* IR_MODULE */
 	struct hlo_file *file;
 	struct interned *name;
 	struct span span;           /* header (or first computation) to last '}' */
