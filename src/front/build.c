@@ -522,6 +522,12 @@ struct hlo_instr *build_op_literal(struct build_ctx *ctx, struct interned *opcod
 		return NULL;
 	struct hlo_instr *i = build_new_instr(ctx, opcode, op_sp, sp);
 	struct build_pending *b = build_pending(i);
+	uint64_t gap = lit.start - op_sp.end;
+	if (gap <= IR_LIT_GAP_MAX && span_len(op_sp) < IR_OP_LEN_MAX && span_len(lit) <= UINT32_MAX) {
+		i->xflags |= (uint8_t)(IR_LIT_INLINE | gap << IR_LIT_GAP_SHIFT);
+		i->lit_len = (uint32_t)span_len(lit);
+		return i;
+	}
 	i->xflags |= IR_HAS_EXTRA;
 	b->extra.lit_off = (uint32_t)(lit.start - sp.start);
 	b->extra.lit_len = (uint32_t)span_len(lit);
@@ -562,6 +568,16 @@ static void build_progress(struct build_ctx *ctx, struct span sp)
 	fflush(stderr);
 }
 
+/* A pending instruction's literal (ir_instr_literal would look for the
+ * extra part where the final record will have it). */
+static struct span build_literal(struct hlo_instr *i)
+{
+	const struct hlo_instr_extra *x = &build_pending(i)->extra;
+	if (i->xflags & IR_LIT_INLINE)
+		return ir_instr_literal(i);
+	return x->lit_len ? span_make(i->start + x->lit_off, i->start + x->lit_off + x->lit_len) : span_none();
+}
+
 static const struct hlo_attr *build_attr_of(const struct hlo_attr *attrs, uint32_t n, enum attr_key key)
 {
 	for (uint32_t k = 0; k < n; k++)
@@ -592,9 +608,7 @@ static void build_decode(struct build_ctx *ctx, struct hlo_instr *i, const struc
 		i->flags |= (uint8_t)(ir_fusion_kind_of(p, len) << IR_FUSION_SHIFT);
 	}
 	int64_t v;
-	struct build_pending *b = build_pending(i);
-	struct span lit = b->extra.lit_len ? span_make(i->start + b->extra.lit_off,
-						      i->start + b->extra.lit_off + b->extra.lit_len) : span_none();
+	struct span lit = build_literal(i);
 	if (i->op == OP_CONSTANT && i->shape && i->shape->type != PT_TUPLE && i->shape->rank == 0 &&
 	    literal_scalar_int(ctx->file, lit, i->shape, &v) && v >= INT32_MIN && v <= INT32_MAX) {
 		i->number = (int32_t)v;

@@ -178,7 +178,11 @@ enum instr_flag {
 };
 enum instr_xflag {
 	IR_HAS_EXTRA = 1,     /* an hlo_instr_extra follows the attributes (ir_extra) */
+	IR_LIT_INLINE = 2,    /* a constant's literal: lit_len, and bits 2-7 the blanks
+			       * between opcode and "(" (ir_instr_literal) */
+	IR_LIT_GAP_SHIFT = 2,
 };
+#define IR_LIT_GAP_MAX 63u
 
 /* A fusion's kind= (XLA's FusionKind), decoded when the instruction is
  * built: the memory model asks it of every fusion, and reading it from the
@@ -215,7 +219,10 @@ struct hlo_instr {
 	uint32_t noperands;
 	uint32_t nusers;
 	uint32_t users_at;          /* first user in comp->module->users (ir_user) */
-	uint32_t callees_at;        /* first callee in comp->module->callees, in attribute order */
+	union {
+		uint32_t callees_at;    /* first callee in comp->module->callees, in attribute order */
+		uint32_t lit_len;       /* IR_LIT_INLINE (no callees): the literal's length */
+	};
 	int32_t number;             /* parameter(N) number, get-tuple-element index, the value
 				     * of an IR_SCALAR_NUMBER constant, else -1 */
 	struct hlo_shape *shape;    /* result shape (inferred when not written) */
@@ -261,9 +268,15 @@ static inline struct hlo_instr_extra *ir_extra(const struct hlo_instr *i)
 {
 	return i->xflags & IR_HAS_EXTRA ? (struct hlo_instr_extra *)(ir_attrs(i) + i->nattrs) : NULL;
 }
-/* The "( ... )" of a constant; span_none() when there is none. */
+/* The "( ... )" of a constant; span_none() when there is none.  Most are
+ * kept in the instruction (IR_LIT_INLINE): a dump has about as many
+ * constants as fusions, and an extra part each was 48 bytes. */
 static inline struct span ir_instr_literal(const struct hlo_instr *i)
 {
+	if (i->xflags & IR_LIT_INLINE) {
+		uint64_t from = i->start + i->op_off + i->op_len + (i->xflags >> IR_LIT_GAP_SHIFT);
+		return span_make(from, from + i->lit_len);
+	}
 	const struct hlo_instr_extra *x = ir_extra(i);
 	return x && x->lit_len ? span_make(i->start + x->lit_off, i->start + x->lit_off + x->lit_len) : span_none();
 }
