@@ -159,7 +159,7 @@ $(DEPS_STAMP): Makefile
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 # The unit tests cover the core units only, so they build before the parser.
-UNIT_LIB := $(addprefix $(BUILD)/src/,ir/arena.o ir/intern.o ir/source.o ir/threads.o ir/diag.o ir/ir.o front/lex.o \
+UNIT_LIB := $(addprefix $(BUILD)/src/,ir/arena.o ir/intern.o ir/nameidx.o ir/source.o ir/threads.o ir/diag.o ir/ir.o front/lex.o \
             front/literal.o ir/size.o)
 UNIT_BIN := $(BUILD)/unit/run_unit
 

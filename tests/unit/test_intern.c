@@ -1,7 +1,10 @@
-/* test_intern.c - intern table: identity, preloaded vocabulary, growth. */
+/* test_intern.c - intern table: identity, preloaded vocabulary, growth,
+ * private entries; the transient name index (nameidx.h). */
 #include <stdio.h>
+#include <string.h>
 #include "intern.h"
 #include "ir.h"
+#include "nameidx.h"
 #include "unit.h"
 
 enum keyword {
@@ -107,7 +110,58 @@ static void intern_many(void)
 	intern_free(NULL);
 }
 
+/* A private entry is a string with no table slot: lookups never find it. */
+static void intern_private_entry(void)
+{
+	struct intern_table *t = intern_new();
+	size_t base = intern_count(t);
+	struct interned *p = intern_private(t, "fused.1x", 7);
+	CHECK_STR(p->str, "fused.1");
+	CHECK_INT(p->len, 7);
+	CHECK(p->opcode == 0 && p->binding == NULL && p->data == NULL);
+	CHECK(intern_find(t, "fused.1", 7) == NULL);
+	CHECK(intern(t, "fused.1", 7) != p);
+	CHECK_INT(intern_count(t), base + 1);
+	CHECK(intern_private(t, "add", 3) != intern_find(t, "add", 3));   /* even for a vocabulary word */
+	intern_free(t);
+}
+
+/* nameidx: first binding wins, copies outlive the caller's text, borrowed
+ * names are used in place, it grows past its first size. */
+static void nameidx_binds(void)
+{
+	struct nameidx x;
+	int objs[3];
+	CHECK(nameidx_get(&(struct nameidx){ 0 }, "a", 1) == NULL);   /* never initialised */
+	nameidx_init(&x, 2);
+	char buf[32];
+	enum { N = 20000 };
+	for (int k = 0; k < N; k++) {
+		int n = snprintf(buf, sizeof buf, "param_%d.%d", k % 7, k);
+		CHECK(nameidx_put(&x, buf, (size_t)n, &objs[k % 3], true) == NULL);
+	}
+	memset(buf, 'x', sizeof buf);   /* the index kept its own copies */
+	int bad = 0;
+	for (int k = 0; k < N; k++) {
+		int n = snprintf(buf, sizeof buf, "param_%d.%d", k % 7, k);
+		bad += nameidx_get(&x, buf, (size_t)n) != &objs[k % 3];
+	}
+	CHECK_INT(bad, 0);
+	CHECK(nameidx_put(&x, "param_0.0", 9, &objs[2], true) == &objs[0]);   /* bound before */
+	CHECK(nameidx_get(&x, "param_0.0", 9) == &objs[0]);
+	CHECK(nameidx_get(&x, "param_0.", 8) == NULL);
+	static const char borrowed[] = "computation.7";
+	CHECK(nameidx_put(&x, borrowed, 13, &objs[1], false) == NULL);
+	CHECK(nameidx_get(&x, "computation.7", 13) == &objs[1]);
+	CHECK(nameidx_put(&x, "", 0, &objs[2], true) == NULL);
+	CHECK(nameidx_get(&x, "", 0) == &objs[2]);
+	nameidx_free(&x);
+	CHECK(x.slots == NULL && nameidx_get(&x, "", 0) == NULL);
+}
+
 const struct unit_case unit_intern_cases[] = {
+	{ "intern_private_entry", intern_private_entry },
+	{ "nameidx_binds", nameidx_binds },
 	{ "intern_identity", intern_identity },
 	{ "intern_vocab", intern_vocab },
 	{ "intern_many", intern_many },
