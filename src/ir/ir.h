@@ -198,7 +198,8 @@ enum fusion_kind ir_fusion_kind_of(const char *text, size_t n);
  * can be computed.  One allocation holds the instruction, then its
  * noperands operands, its nattrs attributes and, with IR_HAS_EXTRA, its
  * hlo_instr_extra (ir_operands, ir_attrs, ir_extra).  Users and callees
- * sit in per-module arrays (ir_users, ir_callees).  The name is a slice
+ * sit in per-module arrays (ir_user, ir_callees); a constant's literal
+ * span is kept here (ir_instr_literal).  The name is a slice
  * of the source, not interned (names are unique per computation, so
  * interning would cost more than the text), or for an IR_ANONYMOUS
  * instruction a generated one (ir_name).  Use the accessors below. */
