@@ -67,7 +67,7 @@ const char *ir_attr_name(enum attr_key k);
  * branch_computations=, ...): resolve makes them the instruction's callees. */
 bool ir_attr_is_callee(enum attr_key k);
 
-/* ---- Shapes and layouts (immutable, hash-consed per file) ---- */
+/* ---- Shapes and layouts (immutable, hash-consed per file or per piece) ---- */
 
 struct hlo_tile {
 	uint32_t rank;
