@@ -578,14 +578,6 @@ static struct span build_literal(struct hlo_instr *i)
 	return x->lit_len ? span_make(i->start + x->lit_off, i->start + x->lit_off + x->lit_len) : span_none();
 }
 
-static const struct hlo_attr *build_attr_of(const struct hlo_attr *attrs, uint32_t n, enum attr_key key)
-{
-	for (uint32_t k = 0; k < n; k++)
-		if (attrs[k].key == key)
-			return &attrs[k];
-	return NULL;
-}
-
 /* What later stages ask of many instructions, decoded while the text is
  * still in memory (source_drop): a custom call's target (in the extra
  * part, made here, as for control-predecessors, which resolve fills),
@@ -593,15 +585,15 @@ static const struct hlo_attr *build_attr_of(const struct hlo_attr *attrs, uint32
 static void build_decode(struct build_ctx *ctx, struct hlo_instr *i, const struct hlo_attr *attrs, uint32_t n)
 {
 	const struct hlo_attr *t = i->op == OP_CUSTOM_CALL || i->async_wrapped == OP_CUSTOM_CALL
-					   ? build_attr_of(attrs, n, ATTR_CUSTOM_CALL_TARGET) : NULL;
-	const struct hlo_attr *kind = i->op == OP_FUSION ? build_attr_of(attrs, n, ATTR_KIND) : NULL;
+					   ? ir_attr_in(attrs, n, ATTR_CUSTOM_CALL_TARGET) : NULL;
+	const struct hlo_attr *kind = i->op == OP_FUSION ? ir_attr_in(attrs, n, ATTR_KIND) : NULL;
 	size_t len;
 	const char *p;
 	if (t) {
 		p = attr_plain_value(ctx->file, t, &len);
 		build_pending(i)->extra.target = build_intern(ctx, p, len);
 	}
-	if (t || build_attr_of(attrs, n, ATTR_CONTROL_PREDECESSORS))
+	if (t || ir_attr_in(attrs, n, ATTR_CONTROL_PREDECESSORS))
 		i->xflags |= IR_HAS_EXTRA;
 	if (kind) {
 		p = attr_plain_value(ctx->file, kind, &len);

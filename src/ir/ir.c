@@ -153,12 +153,17 @@ const struct hlo_attr *ir_attr_named(const struct hlo_file *f, const struct hlo_
 	return NULL;
 }
 
+const struct hlo_attr *ir_attr_in(const struct hlo_attr *attrs, uint32_t n, enum attr_key key)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (attrs[k].key == key)
+			return &attrs[k];
+	return NULL;
+}
+
 const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key)
 {
-	for (uint32_t k = 0; k < i->nattrs; k++)
-		if (ir_attrs(i)[k].key == key)
-			return &ir_attrs(i)[k];
-	return NULL;
+	return ir_attr_in(ir_attrs(i), i->nattrs, key);
 }
 
 struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
@@ -190,10 +195,7 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
 
 const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key key)
 {
-	for (uint32_t k = 0; k < m->nattrs; k++)
-		if (m->attrs[k].key == key)
-			return &m->attrs[k];
-	return NULL;
+	return ir_attr_in(m->attrs, m->nattrs, key);
 }
 
 struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name)

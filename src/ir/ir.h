@@ -428,7 +428,10 @@ bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx);
 
 /* ---- Queries ---- */
 
-/* Finds an attribute by key (or by name when key == ATTR_UNKNOWN); NULL if absent. */
+/* The first of attrs[0..n) with this key; NULL if absent.  The one
+ * lookup by key: ir_attr (an instruction's), ir_module_attr, the builder's. */
+const struct hlo_attr *ir_attr_in(const struct hlo_attr *attrs, uint32_t n, enum attr_key key);
+/* Finds an instruction's attribute by key; NULL if absent. */
 const struct hlo_attr *ir_attr(const struct hlo_instr *i, enum attr_key key);
 const struct hlo_attr *ir_attr_named(const struct hlo_file *f, const struct hlo_attr *attrs, uint32_t n,
 				     const char *name);
