@@ -241,7 +241,31 @@ static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct m
 	}
 }
 
-enum { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
+/* The figures of a computation's peak, swept one at a time so that the
+ * difference array is one int64 per step (a large entry has ~10^5 steps). */
+enum mem_figure { D_DEV, D_MAX, D_UNP, D_TEMP, D_HOST, D_UHOST, D_OTHER, D_N };
+
+static uint64_t *mem_peak_figure(struct mem_peak *p, enum mem_figure k)
+{
+	uint64_t *f[D_N] = { &p->dev, &p->dev_max, &p->unpadded, &p->temp, &p->host, &p->uhost, &p->other };
+	return f[k];
+}
+
+/* What buffer bf adds to figure k while it lives. */
+static uint64_t mem_figure_of(const struct mem_buffer *bf, enum mem_figure k)
+{
+	switch (mem_space_class(bf->memory_space)) {
+	case MEM_SPACE_DEVICE:
+		if (k == D_TEMP)
+			return mem_is_temp(bf) ? bf->bytes : 0;
+		return k == D_DEV ? bf->bytes : k == D_MAX ? bf->bytes_max : k == D_UNP ? bf->unpadded : 0;
+	case MEM_SPACE_HOST:
+		/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
+		return k == (bf->memory_space == 5 ? D_HOST : D_UHOST) ? bf->bytes : 0;
+	default:
+		return k == D_OTHER ? bf->bytes : 0;
+	}
+}
 
 /* The sweep adds buffer sizes into an int64 difference array, in the
  * units of size_unit_shift (a target's default tiling can pad a buffer
@@ -258,100 +282,89 @@ static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *
 	return size_unit_shift(max, n);
 }
 
-static void mem_add(int64_t *d, uint32_t n, uint32_t from, uint32_t to, int which, uint64_t v, uint32_t shift)
+/* Figure k of c at every step into x->delta[0..n): its buffers' live
+ * ranges summed with a difference array. */
+static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_comp *cs,
+	enum mem_figure k, uint32_t sh)
 {
-	if (!v)
-		return;
-	uint64_t units = size_units(v, shift);
-	d[(size_t)from * D_N + which] += (int64_t)units;
-	if (to + 1 <= n)
-		d[(size_t)(to + 1) * D_N + which] -= (int64_t)units;
+	uint32_t n = c->ninstrs;
+	int64_t *d = x->delta;
+	memset(d, 0, ((size_t)n + 1) * sizeof *d);
+	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+		const struct mem_buffer *bf = &x->bufs[b];
+		uint64_t v = bf->flags & MEM_BUF_MERGED ? 0 : mem_figure_of(bf, k);
+		if (!v)
+			continue;
+		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
+		if (from > to)
+			to = from;
+		int64_t units = (int64_t)size_units(v, sh);
+		d[from] += units;
+		d[to + 1] -= units;
+	}
+	int64_t cur = 0;
+	for (uint32_t p = 0; p < n; p++) {
+		cur += d[p];
+		d[p] = cur;
+	}
+}
+
+/* Figure k of c at step p, the callees' peak at a call site included. */
+static uint64_t mem_figure_at(struct mem_ctx *x, const struct hlo_comp *c, uint32_t p, uint32_t *s,
+	enum mem_figure k, uint32_t sh, struct hlo_instr **at)
+{
+	int64_t cur = x->delta[p];
+	uint64_t v = cur > 0 ? size_mul((uint64_t)cur, UINT64_C(1) << sh) : 0;
+	*at = c->instrs[p];
+	if (*s < x->nsites && x->sites[*s] == p) {
+		struct mem_peak sp;
+		mem_site_peak(x, c->instrs[p], &sp);
+		v = size_add(v, *mem_peak_figure(&sp, k));
+		if (sp.dev && sp.at)
+			*at = sp.at;
+		++*s;
+	}
+	return v;
 }
 
 static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
 {
 	uint32_t n = c->ninstrs;
 	struct mem_comp *cs = mem_cs(x, c);
-	memset(&cs->peak, 0, sizeof cs->peak);
+	struct mem_peak *pk = &cs->peak;
+	memset(pk, 0, sizeof *pk);
 	if (!n) {
 		x->nsites = fr->site_start;
 		return;
 	}
-	size_t need = ((size_t)n + 1) * D_N;
-	if (need > x->capdelta) {
+	if ((size_t)n + 1 > x->capdelta) {
 		free(x->delta);
-		x->capdelta = (uint32_t)need;
-		x->delta = xmalloc(need * sizeof *x->delta);
+		x->capdelta = n + 1;
+		x->delta = xmalloc(((size_t)n + 1) * sizeof *x->delta);
 	}
-	int64_t *d = x->delta;
-	memset(d, 0, need * sizeof *d);
-	uint32_t sh = mem_sweep_shift(x, cs);
-	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
-		const struct mem_buffer *bf = &x->bufs[b];
-		if (bf->flags & MEM_BUF_MERGED)
-			continue;
-		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
-		if (from > to)
-			to = from;
-		switch (mem_space_class(bf->memory_space)) {
-		case MEM_SPACE_DEVICE:
-			mem_add(d, n, from, to, D_DEV, bf->bytes, sh);
-			mem_add(d, n, from, to, D_MAX, bf->bytes_max, sh);
-			mem_add(d, n, from, to, D_UNP, bf->unpadded, sh);
-			if (mem_is_temp(bf))
-				mem_add(d, n, from, to, D_TEMP, bf->bytes, sh);
-			break;
-		case MEM_SPACE_HOST:
-			/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
-			mem_add(d, n, from, to, bf->memory_space == 5 ? D_HOST : D_UHOST, bf->bytes, sh);
-			break;
-		default:
-			mem_add(d, n, from, to, D_OTHER, bf->bytes, sh);
-			break;
+	uint32_t sh = mem_sweep_shift(x, cs), top = 0;
+	struct hlo_instr *at;
+	/* The device peak first: the step where it is first reached gives
+	 * the unpadded figure and where the peak is; the others are maxima. */
+	for (enum mem_figure k = D_DEV; k < D_N; k++) {
+		mem_curve(x, c, cs, k, sh);
+		uint32_t s = fr->site_start;
+		uint64_t *out = mem_peak_figure(pk, k);
+		for (uint32_t p = 0; p < n; p++) {
+			uint64_t v = mem_figure_at(x, c, p, &s, k, sh, &at);
+			if (k == D_UNP) {
+				if (p == top) {
+					*out = v;
+					break;
+				}
+			} else if (k == D_DEV ? !p || v > *out : v > *out) {
+				*out = v;
+				if (k == D_DEV) {
+					top = p;
+					pk->at = v ? at : NULL;
+				}
+			}
 		}
-	}
-	/* Call sites of this computation, in position order. */
-	uint32_t s = fr->site_start;
-	int64_t cur[D_N] = { 0 };
-	struct mem_peak *pk = &cs->peak;
-	bool any = false;
-	for (uint32_t p = 0; p < n; p++) {
-		for (int k = 0; k < D_N; k++)
-			cur[k] += d[(size_t)p * D_N + k];
-		uint64_t v[D_N];
-		for (int k = 0; k < D_N; k++)
-			v[k] = cur[k] > 0 ? size_mul((uint64_t)cur[k], UINT64_C(1) << sh) : 0;
-		struct hlo_instr *at = c->instrs[p];
-		if (s < x->nsites && x->sites[s] == p) {
-			struct mem_peak sp;
-			mem_site_peak(x, c->instrs[p], &sp);
-			v[D_DEV] = size_add(v[D_DEV], sp.dev);
-			v[D_MAX] = size_add(v[D_MAX], sp.dev_max);
-			v[D_UNP] = size_add(v[D_UNP], sp.unpadded);
-			v[D_TEMP] = size_add(v[D_TEMP], sp.temp);
-			v[D_HOST] = size_add(v[D_HOST], sp.host);
-			v[D_UHOST] = size_add(v[D_UHOST], sp.uhost);
-			v[D_OTHER] = size_add(v[D_OTHER], sp.other);
-			if (sp.dev && sp.at)
-				at = sp.at;
-			s++;
-		}
-		if (!any || v[D_DEV] > pk->dev) {
-			pk->dev = v[D_DEV];
-			pk->unpadded = v[D_UNP];
-			pk->at = v[D_DEV] ? at : NULL;
-			any = true;
-		}
-		if (v[D_MAX] > pk->dev_max)
-			pk->dev_max = v[D_MAX];
-		if (v[D_TEMP] > pk->temp)
-			pk->temp = v[D_TEMP];
-		if (v[D_HOST] > pk->host)
-			pk->host = v[D_HOST];
-		if (v[D_UHOST] > pk->uhost)
-			pk->uhost = v[D_UHOST];
-		if (v[D_OTHER] > pk->other)
-			pk->other = v[D_OTHER];
 	}
 	x->nsites = fr->site_start;
 }
