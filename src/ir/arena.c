@@ -109,6 +109,7 @@ static struct arena_block *arena_grow(struct arena *a, size_t need)
 	size_t size = a->head ? a->head->size * 2 : 64 * 1024;
 	if (size > 8u << 20)
 		size = 8u << 20;
+	size -= sizeof(struct arena_block);
 	if (size < need)
 		size = need;
 	struct arena_block *b = xmalloc_huge(sizeof *b + size);
