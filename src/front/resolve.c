@@ -185,9 +185,11 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 		struct hlo_module *m = r->m;
 		if (r->ncallees + (uint64_t)out.n > UINT32_MAX)
 			fatal_out_of_memory();
-		while (r->ncallees + out.n > r->capcallees)
-			r->capcallees = r->capcallees ? 2 * r->capcallees : 256;
-		m->callees = arena_vec_grow(m->callees, r->capcallees, sizeof *m->callees);
+		if (r->ncallees + out.n > r->capcallees) {
+			while (r->ncallees + out.n > r->capcallees)
+				r->capcallees = r->capcallees ? 2 * r->capcallees : 256;
+			m->callees = arena_vec_grow(m->callees, r->capcallees, sizeof *m->callees);
+		}
 		memcpy(m->callees + r->ncallees, out.p, out.n * sizeof *m->callees);
 		i->callees_at = r->ncallees;
 		i->ncallees = (uint16_t)out.n;

@@ -104,8 +104,24 @@ void arena_free(struct arena *a)
 	a->total = 0;
 }
 
+/* A block that will not be filled again gives back the pages past its
+ * last allocation: under huge pages touching its end faulted in up to
+ * 2 MiB that nothing uses (a parse in pieces leaves one such block per
+ * piece).  Only huge-page blocks: smaller ones are malloc's. */
+static void arena_trim(struct arena_block *b)
+{
+	const uintptr_t page = 4096;
+	if (!b || b->size + sizeof *b < ((size_t)2 << 20))
+		return;
+	uintptr_t from = ((uintptr_t)(b->data + b->used) + page - 1) & ~(page - 1);
+	uintptr_t to = (uintptr_t)(b->data + b->size) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 static struct arena_block *arena_grow(struct arena *a, size_t need)
 {
+	arena_trim(a->head);
 	size_t size = a->head ? a->head->size * 2 : 64 * 1024;
 	if (size > 8u << 20)
 		size = 8u << 20;
@@ -153,6 +169,7 @@ void arena_adopt(struct arena *a, struct arena *from)
 	struct arena_block *oldest = from->head;
 	if (!oldest)
 		return;
+	arena_trim(from->head);
 	while (oldest->prev)
 		oldest = oldest->prev;
 	if (a->head) {          /* behind a's current block, which keeps filling */
