@@ -58,9 +58,9 @@ static void hb_live_notes(struct finding_sink *fs, struct finding *f, const stru
 			char shape[256], sb[16], from[320] = "";
 			ir_shape_format(b->shape, true, shape, sizeof shape);
 			finding_from(fs, mm->module, b->def, from, sizeof from);
-			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %s)%s", k + 1, size_human(b->bytes, sb),
+			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %.*s)%s", k + 1, size_human(b->bytes, sb),
 				     shape, IR_NM(b->def), mem_kind_name((enum mem_kind)b->kind),
-				     b->owner->name->str, from);
+				     IR_CNM(b->owner), from);
 		}
 		free(list);
 	}
@@ -174,8 +174,8 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 		     size_human(mm->argument_bytes, ab), size_human(mm->output_bytes, ob), size_human(mm->alias_bytes, lb),
 		     size_human(mm->heap_bytes, tb));
 	if (mm->peak_at)
-		finding_note(fs, f, "the liveness peak (%s) is at %%%.*s in computation %s", size_human(mm->peak_bytes, kb),
-			     IR_NM(mm->peak_at), mm->peak_at->comp->name->str);
+		finding_note(fs, f, "the liveness peak (%s) is at %%%.*s in computation %.*s",
+			     size_human(mm->peak_bytes, kb), IR_NM(mm->peak_at), IR_CNM(mm->peak_at->comp));
 
 	if (!m->is_scheduled) {
 		uint32_t n = hb_pending_offloads(m);

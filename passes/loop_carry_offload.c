@@ -447,8 +447,8 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	ir_shape_format(s, false, key + kn, sizeof key - kn);
 	finding_set_key(fs, f, key);
 	if (intent && st->intent)
-		finding_note(fs, f, "the module asks for host offload elsewhere: %s, %%%.*s in %s", st->intent_what,
-			     IR_NM(st->intent), st->intent->comp->name->str);
+		finding_note(fs, f, "the module asks for host offload elsewhere: %s, %%%.*s in %.*s", st->intent_what,
+			     IR_NM(st->intent), IR_CNM(st->intent->comp));
 	else if (intent)
 		finding_note(fs, f, "the module already has buffers in host memory (S(5))");
 	if (mm->hbm_bytes)
@@ -467,15 +467,15 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 			     from);
 		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s,", IR_NM(init_k));
 	}
-	finding_note(fs, f, "carried as tuple index %lld of %%%.*s (body %s), read as %%%.*s and written each step by "
-		     "%%%.*s at the induction variable", (long long)k, IR_NM(w), wr->base->comp->name->str, IR_NM(wr->base),
+	finding_note(fs, f, "carried as tuple index %lld of %%%.*s (body %.*s), read as %%%.*s and written each step by "
+		     "%%%.*s at the induction variable", (long long)k, IR_NM(w), IR_CNM(wr->base->comp), IR_NM(wr->base),
 		     IR_NM(wr->at));
 	if (n < sizeof carried)
 		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s:%lld,%.*s,%.*s", IR_NM(w), (long long)k,
 				      IR_NM(wr->base), IR_NM(wr->at));
 	if (ds) {
-		finding_note(fs, f, "read back slice by slice by %%%.*s in the body of %%%.*s (%s): a residual of the "
-			     "backward pass", IR_NM(ds), IR_NM(w2), ds->comp->name->str);
+		finding_note(fs, f, "read back slice by slice by %%%.*s in the body of %%%.*s (%.*s): a residual of the "
+			     "backward pass", IR_NM(ds), IR_NM(w2), IR_CNM(ds->comp));
 		if (n < sizeof carried)
 			snprintf(carried + n, sizeof carried - n, ",%.*s", IR_NM(ds));
 	} else {

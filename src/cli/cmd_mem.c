@@ -310,8 +310,8 @@ static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
 		fprintf(out, ", up to %s", cmd_mem_h(mm->peak_bytes_max, h1));
 	fputc('\n', out);
 	if (mm->peak_at)
-		fprintf(out, "  at %.*s in computation %s\n", IR_NM(mm->peak_at),
-			mm->peak_at->comp->name->str);
+		fprintf(out, "  at %.*s in computation %.*s\n", IR_NM(mm->peak_at),
+			IR_CNM(mm->peak_at->comp));
 	fprintf(out, "    temporaries   %10s live there, constants and loop carries included\n",
 		cmd_mem_h(mm->temp_bytes, h1));
 	fprintf(out, "    padding       %10s of the peak\n", cmd_mem_h(mm->padding_bytes, h1));
@@ -374,7 +374,7 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 	fputs("     XLA label: ", out);
 	cmd_mem_label(out, m, b->def);
 	fputc('\n', out);
-	fprintf(out, "     Computation: %s\n", b->def->comp->name->str);
+	fprintf(out, "     Computation: %.*s\n", IR_CNM(b->def->comp));
 	fprintf(out, "     Allocation type: %s", mem_kind_name((enum mem_kind)b->kind));
 	if (b->memory_space) {
 		char sp[24];
@@ -384,9 +384,9 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 		fputs(", shared with an output (donated)", out);
 	else if (b->flags & MEM_BUF_DONATED)
 		fputs(", donated", out);
-	fprintf(out, "\n     Live: %s, instructions %u-%u of %s\n",
+	fprintf(out, "\n     Live: %s, instructions %u-%u of %.*s\n",
 		(b->flags & MEM_BUF_GLOBAL) ? "whole program" : "defined to last use", b->def_pos, b->last_pos,
-		b->owner->name->str);
+		IR_CNM(b->owner));
 	fputs("     ==========================\n", out);
 }
 
@@ -445,7 +445,7 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 		json_key(w, "instruction");
 		json_string_n(w, ir_name(mm->peak_at), ir_name_len(mm->peak_at));
 		json_key(w, "computation");
-		json_string(w, mm->peak_at->comp->name->str);
+		json_string_n(w, ir_comp_name(mm->peak_at->comp), ir_comp_name_len(mm->peak_at->comp));
 		json_end_object(w);
 	} else {
 		json_null(w);
@@ -463,7 +463,7 @@ static void cmd_mem_json(struct json_writer *w, const char *path, const struct m
 		json_key(w, "instruction");
 		json_string_n(w, ir_name(b->def), ir_name_len(b->def));
 		json_key(w, "computation");
-		json_string(w, b->def->comp->name->str);
+		json_string_n(w, ir_comp_name(b->def->comp), ir_comp_name_len(b->def->comp));
 		json_key(w, "shape");
 		json_string(w, al.shape);
 		json_key(w, "bytes");

@@ -348,7 +348,8 @@ static void cmd_oom_text_findings(FILE *out, const struct oom_dump *dp, const st
 		if (f->suppressed)
 			continue;
 		if ((size_t)ir_name_len(i) != strlen(f->instruction) || memcmp(f->instruction, ir_name(i), ir_name_len(i)) ||
-		    strcmp(f->computation, i->comp->name->str))
+		    strlen(f->computation) != ir_comp_name_len(i->comp) ||
+		    memcmp(f->computation, ir_comp_name(i->comp), ir_comp_name_len(i->comp)))
 			continue;
 		snprintf(msg, sizeof msg, "[%s] %s", f->rule, f->message);
 		report_wrap(out, "note: check: ", msg, 13);
@@ -468,7 +469,7 @@ static void cmd_oom_json_alloc(struct json_writer *w, const struct triage_alloc 
 		json_key(w, "name");
 		json_string_n(w, ir_name(x->instr), ir_name_len(x->instr));
 		json_key(w, "computation");
-		json_string(w, x->instr->comp->name->str);
+		json_string_n(w, ir_comp_name(x->instr->comp), ir_comp_name_len(x->instr->comp));
 		json_key(w, "found_by");
 		json_string(w, x->how);
 		json_end_object(w);

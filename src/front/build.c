@@ -255,10 +255,18 @@ void build_sig_param(struct build_ctx *ctx, struct span sp, struct hlo_shape *sh
 		build_shape_top(ctx);
 }
 
-static void build_comp_name_span(struct hlo_comp *c, struct span sp)
+/* c's name is the source slice without '%' or ':' (ir_comp_name). */
+static void build_comp_name(struct build_ctx *ctx, struct hlo_comp *c, struct span written)
 {
-	c->name_span_start = sp.start;
-	c->name_span_len = span_len(sp) < (1u << 24) ? span_len(sp) : (1u << 24) - 1;
+	struct span n = build_name_text(ctx, written);
+	c->name_pct = n.start > written.start;
+	c->name_colon = n.end < written.end;
+	c->name_off = n.start;
+	if (span_len(n) > IR_COMP_NAME_MAX) {
+		build_error(ctx, written, "computation name longer than %u bytes", IR_COMP_NAME_MAX);
+		n.end = n.start + IR_COMP_NAME_MAX;
+	}
+	c->name_len = span_len(n);
 }
 
 static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
@@ -277,10 +285,7 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 		return NULL;
 	build_current_module(ctx, name_sp);
 	struct hlo_comp *c = build_new_comp(ctx);
-	struct span n = build_name_text(ctx, name_sp);
-	/* looked up only by resolve's index (nameidx.h), so not in the table */
-	c->name = intern_private(ctx->file->names, ctx->src->buf + n.start, (size_t)span_len(n));
-	build_comp_name_span(c, name_sp);
+	build_comp_name(ctx, c, name_sp);
 	c->span.start = name_sp.start;
 	c->is_entry = entry;
 	c->has_signature = !span_is_none(sig);
@@ -301,7 +306,6 @@ struct hlo_comp *build_body_begin(struct build_ctx *ctx)
 		/* An inline body (to_apply={...}): anonymous, named after the
 		 * convention XLA's parser uses for it. */
 		c = build_new_comp(ctx);
-		c->name = build_intern(ctx, "_", 1);
 		c->inline_body = true;
 	}
 	struct build_open_comp *o = build_vec_push(&ctx->comp_stack, sizeof *o);
@@ -331,7 +335,7 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 		c->root = c->instrs[c->ninstrs - 1];
 	if (c->inline_body) {
 		c->span = sp;
-		build_comp_name_span(c, span_make(sp.start, sp.start + 1));
+		c->name_off = sp.start;
 	}
 	*(struct hlo_comp **)build_vec_push(&ctx->comps, sizeof c) = c;
 	if (ctx->body_done)

@@ -149,8 +149,6 @@ static void parse_pieces_comments(struct hlo_file *f, struct hlo_file *piece)
  * into f's table, so that the piece's table can go. */
 static void parse_pieces_reintern(struct hlo_file *f, struct hlo_comp *c)
 {
-	c->name = c->inline_body ? intern(f->names, c->name->str, c->name->len)
-				 : intern_private(f->names, c->name->str, c->name->len);
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr_extra *x = ir_extra(c->instrs[k]);
 		if (x && x->target)

@@ -49,14 +49,14 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 		if (c->inline_body)
 			continue;
 		last = c;
-		if (nameidx_put(&r->comps, c->name->str, c->name->len, c, false)) {
-			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%s'", c->name->str);
+		if (nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, false)) {
+			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%.*s'", IR_CNM(c));
 			continue;
 		}
 		if (c->is_entry) {
 			if (entry)
-				resolve_error(r, ir_comp_name_span(c), "more than one ENTRY computation (the first is '%s')",
-					      entry->name->str);
+				resolve_error(r, ir_comp_name_span(c), "more than one ENTRY computation (the first is '%.*s')",
+					      IR_CNM(entry));
 			else
 				entry = c;
 		}
@@ -565,14 +565,14 @@ static void resolve_params(struct resolve_ctx *r, struct hlo_comp *c)
 		if (p->op != OP_PARAMETER || p->number < 0)
 			continue;
 		if (c->params[p->number])
-			resolve_error(r, ir_instr_span(p), "duplicate parameter number %lld in computation '%s'",
-				      (long long)p->number, c->name->str);
+			resolve_error(r, ir_instr_span(p), "duplicate parameter number %lld in computation '%.*s'",
+				      (long long)p->number, IR_CNM(c));
 		else
 			c->params[p->number] = p;
 	}
 	for (uint32_t k = 0; k < c->nparams; k++)
 		if (!c->params[k])
-			resolve_error(r, ir_comp_name_span(c), "computation '%s' has no parameter number %u", c->name->str, k);
+			resolve_error(r, ir_comp_name_span(c), "computation '%.*s' has no parameter number %u", IR_CNM(c), k);
 	/* Like XLA, parameter names and shapes in a signature are syntax only;
 	 * the result shape must match the root. */
 	if (c->has_signature && !c->inline_body && c->root && c->root->shape && c->sig_result &&
@@ -628,8 +628,8 @@ static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, st
 			if (resolve_bind(sc, i, k))
 				resolve_error(r, ir_instr_name_span(i), "cannot name nested instruction");
 		} else {
-			resolve_error(r, ir_instr_name_span(i), "duplicate instruction name '%.*s' in computation '%s'",
-				      IR_NM(i), c->name->str);
+			resolve_error(r, ir_instr_name_span(i), "duplicate instruction name '%.*s' in computation '%.*s'",
+				      IR_NM(i), IR_CNM(c));
 		}
 	}
 }
@@ -788,8 +788,8 @@ static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_
 		for (uint32_t j = 0; j < i->ncallees; j++) {
 			struct hlo_comp *t = ir_callees(i)[j];
 			if (state[t->index] == 1) {
-				resolve_error(r, ir_instr_span(i), "computation '%s' calls itself through '%s' (recursion)",
-					      t->name->str, c->name->str);
+				resolve_error(r, ir_instr_span(i), "computation '%.*s' calls itself through '%.*s' (recursion)",
+					      IR_CNM(t), IR_CNM(c));
 				return true;
 			}
 			if (state[t->index] == 0 && resolve_call_cycle(r, t, state))

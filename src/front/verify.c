@@ -392,8 +392,8 @@ static void verify_while(struct verify_ctx *v, const struct hlo_instr *i)
 	const struct hlo_instr *root = ir_callees(i)[pos]->root;
 	if (root && root->shape && !(ir_shape_is_array(root->shape) && root->shape->type == PT_PRED &&
 				     root->shape->rank == 0))
-		verify_error(v, ir_attr_value(cond), "while condition '%s' must return pred[], it returns %s",
-			     ir_callees(i)[pos]->name->str, verify_shape_str(root->shape, buf, sizeof buf));
+		verify_error(v, ir_attr_value(cond), "while condition '%.*s' must return pred[], it returns %s",
+			     IR_CNM(ir_callees(i)[pos]), verify_shape_str(root->shape, buf, sizeof buf));
 }
 
 /* ---- Async chains ---- */
@@ -466,9 +466,10 @@ static void verify_async(struct verify_ctx *v, struct hlo_instr *i)
 		struct hlo_comp *want = verify_async_comp(start);
 		if (want != ir_callees(i)[0])
 			verify_error(v, ir_attr_value(calls->attr),
-				     "expected async wrapped computation to be '%s', but got '%s'",
-				     want ? want->name->str : "<the wrapped computation of the async-start>",
-				     ir_callees(i)[0]->name->str);
+				     "expected async wrapped computation to be '%.*s', but got '%.*s'",
+				     want ? (int)ir_comp_name_len(want) : 43,
+				     want ? ir_comp_name(want) : "<the wrapped computation of the async-start>",
+				     IR_CNM(ir_callees(i)[0]));
 	}
 	if (verify_find(v, ATTR_ASYNC_EXECUTION_THREAD)) {
 		const char *mine = verify_thread_of(v, i), *theirs = verify_thread_of(v, start);
@@ -493,7 +494,7 @@ static void verify_async_callers(struct verify_ctx *v, const struct hlo_comp *c)
 		}
 		const struct hlo_attr *at = ir_attr(i, ATTR_CALLS);
 		verify_error(v, at ? ir_attr_value(at) : ir_instr_opcode_span(i),
-			     "computation '%s' is called by more than one async-start (also by '%.*s')", c->name->str,
+			     "computation '%.*s' is called by more than one async-start (also by '%.*s')", IR_CNM(c),
 			     IR_NM(first));
 	}
 }
@@ -584,8 +585,8 @@ static void verify_comp(struct verify_ctx *v, struct hlo_comp *c)
 		if (ir_is_root(i)) {
 			if (root)
 				verify_error(v, span_make(i->start, i->start + 4),
-					     "computation '%s' has more than one ROOT instruction (the first is '%.*s')",
-					     c->name->str, IR_NM(root));
+					     "computation '%.*s' has more than one ROOT instruction (the first is '%.*s')",
+					     IR_CNM(c), IR_NM(root));
 			else
 				root = i;
 		}

@@ -122,16 +122,6 @@ static struct interned *intern_lookup(struct intern_table *t, const char *s, siz
 	return &e->pub;
 }
 
-struct interned *intern_private(struct intern_table *t, const char *s, size_t n)
-{
-	struct interned *e = arena_alloc(&t->arena, sizeof *e + n + 1);
-	char *text = (char *)(e + 1);
-	memcpy(text, s, n);
-	e->str = text;
-	e->len = (uint32_t)n;
-	return e;
-}
-
 struct interned *intern(struct intern_table *t, const char *s, size_t n)
 {
 	return intern_lookup(t, s, n, 1);

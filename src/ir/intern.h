@@ -27,10 +27,6 @@ struct intern_table *intern_new_empty(void);
 void intern_free(struct intern_table *t);
 /* Returns the unique entry for bytes s[0..n); never NULL. */
 struct interned *intern(struct intern_table *t, const char *s, size_t n);
-/* An entry of its own for s, which lookups never find: a name that is
- * looked up only while a transient index holds it (computation names,
- * resolve.c) costs no hash-table slot, about half an entry. */
-struct interned *intern_private(struct intern_table *t, const char *s, size_t n);
 /* Returns the entry or NULL when s was never interned. */
 struct interned *intern_find(struct intern_table *t, const char *s, size_t n);
 size_t intern_count(const struct intern_table *t);

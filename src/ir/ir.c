@@ -187,7 +187,7 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
 	}
 	for (uint32_t k = 0; k < i->ncallees; k++) {
 		struct hlo_comp *c = ir_callees(i)[k];
-		if (c->inline_body ? c->span.start == a->value_off : (c->name->len == n && !memcmp(c->name->str, p, n)))
+		if (c->inline_body ? c->span.start == a->value_off : (ir_comp_name_len(c) == n && !memcmp(ir_comp_name(c), p, n)))
 			return c;
 	}
 	return NULL;
@@ -201,7 +201,8 @@ const struct hlo_attr *ir_module_attr(const struct hlo_module *m, enum attr_key 
 struct hlo_comp *ir_find_comp(const struct hlo_module *m, const char *name)
 {
 	for (uint32_t i = 0; i < m->ncomps; i++)
-		if (!m->comps[i]->inline_body && !strcmp(m->comps[i]->name->str, name))
+		if (!m->comps[i]->inline_body && ir_comp_name_len(m->comps[i]) == strlen(name) &&
+		    !memcmp(ir_comp_name(m->comps[i]), name, strlen(name)))
 			return m->comps[i];
 	return NULL;
 }

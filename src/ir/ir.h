@@ -307,10 +307,11 @@ struct hlo_comp {
 	uint32_t ninstrs;
 	uint32_t nparams;
 	uint32_t ncallers;
-	struct interned *name;
 	struct span span;           /* name to closing brace */
-	uint64_t name_span_start : 40; /* the name as written (ir_comp_name_span) */
-	uint64_t name_span_len : 24;   /* clamped: only diagnostics point there */
+	uint64_t name_off : 40;     /* the name in the source, without '%' or ':' (ir_comp_name) */
+	uint64_t name_len : 22;     /* longer names are refused (build.c) */
+	uint64_t name_pct : 1;      /* written with '%' */
+	uint64_t name_colon : 1;    /* written with ':' */
 	struct hlo_module *module;
 	struct hlo_instr **instrs;  /* program order (the schedule when scheduled) */
 	struct hlo_instr *root;
@@ -325,10 +326,24 @@ struct hlo_comp {
 	bool names_resolved;        /* resolve_names already bound its instructions' names */
 };
 
+#define IR_COMP_NAME_MAX ((1u << 22) - 1)
+/* The name as written, for diagnostics; an inline body's is its '{'. */
 static inline struct span ir_comp_name_span(const struct hlo_comp *c)
 {
-	return span_make(c->name_span_start, c->name_span_start + c->name_span_len);
+	if (c->inline_body)
+		return span_make(c->name_off, c->name_off + 1);
+	return span_make(c->name_off - c->name_pct, c->name_off + c->name_len + c->name_colon);
 }
+/* c's name (ir_comp_name_len bytes, not NUL-terminated): a slice of the
+ * source, as instruction names are; an inline body is named "_", as XLA's
+ * parser names it. */
+static inline const char *ir_comp_name(const struct hlo_comp *c);
+static inline uint32_t ir_comp_name_len(const struct hlo_comp *c)
+{
+	return c->inline_body ? 1 : (uint32_t)c->name_len;
+}
+/* printf arguments for "%.*s" of c's name. */
+#define IR_CNM(c) (int)ir_comp_name_len(c), ir_comp_name(c)
 
 struct hlo_file_location {
 	int64_t file_name_id, function_name_id, line, end_line, column, end_column;
@@ -390,6 +405,10 @@ struct hlo_file {
 
 _Static_assert(sizeof(struct hlo_instr) == 64, "struct hlo_instr is 64 bytes");
 
+static inline const char *ir_comp_name(const struct hlo_comp *c)
+{
+	return c->inline_body ? "_" : c->module->file->src->buf + c->name_off;
+}
 static inline const char *ir_name(const struct hlo_instr *i)
 {
 	return i->flags & IR_ANONYMOUS ? ir_extra(i)->name : i->comp->module->file->src->buf + i->start + i->name_off;

@@ -171,7 +171,7 @@ struct finding *finding_add(struct finding_sink *s, const char *rule, enum findi
 	f->bytes = -1;
 	f->leaf = f->tuple_index = f->output_index = f->peak_saved = -1;
 	if (i) {
-		f->computation = finding_strdup(s, i->comp->name->str);
+		f->computation = arena_strndup(&s->arena, ir_comp_name(i->comp), ir_comp_name_len(i->comp));
 		f->instruction = arena_strndup(&s->arena, ir_name(i), ir_name_len(i));
 		f->opcode = i->op < OP_COUNT ? ir_opcode_name((enum opcode)i->op) : "";
 		f->shape = finding_shape_text(s, i->shape, true);

@@ -101,7 +101,7 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
 #undef REPORT_KNOWN
 		if (mm->peak_at) {
 			x->peak_instr = arena_strndup(&r->arena, ir_name(mm->peak_at), ir_name_len(mm->peak_at));
-			x->peak_comp = report_dup(r, mm->peak_at->comp->name->str);
+			x->peak_comp = arena_strndup(&r->arena, ir_comp_name(mm->peak_at->comp), ir_comp_name_len(mm->peak_at->comp));
 		}
 	}
 	return r->nmods++;

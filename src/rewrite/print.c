@@ -385,7 +385,7 @@ static void print_comp(struct print_ctx *p, struct hlo_comp *c)
 	FILE *out = p->out;
 	if (c->is_entry && c == p->m->entry)
 		fputs("ENTRY ", out);
-	print_name(p, c->name->str, c->name->len);
+	print_name(p, ir_comp_name(c), ir_comp_name_len(c));
 	if (p->style != PRINT_SHORT)
 		print_signature(p, c);
 	fputs(" {\n", out);
@@ -628,7 +628,8 @@ static void print_header(struct print_ctx *p)
 	if (m->name)
 		fputs(m->name->str, out);
 	else
-		fprintf(out, "module_%s", m->entry ? m->entry->name->str : "");
+		fprintf(out, "module_%.*s", m->entry ? (int)ir_comp_name_len(m->entry) : 0,
+			m->entry ? ir_comp_name(m->entry) : "");
 	uint32_t n = m->nattrs;
 	const struct hlo_attr **sorted = xmalloc((n + 1) * sizeof *sorted);
 	for (uint32_t k = 0; k < n; k++) {

@@ -110,22 +110,6 @@ static void intern_many(void)
 	intern_free(NULL);
 }
 
-/* A private entry is a string with no table slot: lookups never find it. */
-static void intern_private_entry(void)
-{
-	struct intern_table *t = intern_new();
-	size_t base = intern_count(t);
-	struct interned *p = intern_private(t, "fused.1x", 7);
-	CHECK_STR(p->str, "fused.1");
-	CHECK_INT(p->len, 7);
-	CHECK(p->opcode == 0 && p->binding == NULL && p->data == NULL);
-	CHECK(intern_find(t, "fused.1", 7) == NULL);
-	CHECK(intern(t, "fused.1", 7) != p);
-	CHECK_INT(intern_count(t), base + 1);
-	CHECK(intern_private(t, "add", 3) != intern_find(t, "add", 3));   /* even for a vocabulary word */
-	intern_free(t);
-}
-
 /* nameidx: first binding wins, copies outlive the caller's text, borrowed
  * names are used in place, it grows past its first size. */
 static void nameidx_binds(void)
@@ -160,7 +144,6 @@ static void nameidx_binds(void)
 }
 
 const struct unit_case unit_intern_cases[] = {
-	{ "intern_private_entry", intern_private_entry },
 	{ "nameidx_binds", nameidx_binds },
 	{ "intern_identity", intern_identity },
 	{ "intern_vocab", intern_vocab },
