@@ -44,12 +44,16 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 {
 	struct hlo_module *m = r->m;
 	struct hlo_comp *entry = NULL, *last = NULL;
+	uint64_t mark = 0;
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
 		if (c->inline_body)
 			continue;
 		last = c;
-		if (nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, false)) {
+		/* The names are slices of the text, one per header all over the
+		 * file: copied, so that lookups leave the pages dropped behind. */
+		source_drop(r->f->src, &mark, c->span.start);
+		if (nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true)) {
 			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%.*s'", IR_CNM(c));
 			continue;
 		}

@@ -4,6 +4,7 @@
  * stdin are read into a growing buffer; gzip data is inflated with zlib.
  * Two NULs follow the text.  The line table is built only when asked. */
 #include "source.h"
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -269,8 +270,38 @@ static uint64_t source_drop_batch(void)
 	return b >= 4096 ? b : (uint64_t)2 << 20;
 }
 
-/* Calls of madvise, for HLO_DROP_TRACE (tests: were pages dropped?). */
+long source_resident_kib(const struct source *s)
+{
+	FILE *f = s->maplen ? fopen("/proc/self/smaps", "r") : NULL;
+	char line[512];
+	long rss = -1;
+	bool in = false;
+	uintptr_t a = (uintptr_t)s->buf;
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = a >= lo && a < hi;
+		else if (in && sscanf(line, "Rss: %ld kB", &rss) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return rss;
+}
+
+/* For HLO_DROP_TRACE (tests): calls of madvise, and the most of the text
+ * resident when one was made, so that a stage reading pages all over the
+ * file (and keeping them) shows. */
 static _Atomic unsigned long source_drops;
+static _Atomic long source_resident_peak;
+
+static void source_trace_resident(const struct source *s)
+{
+	long kib = source_resident_kib(s);
+	for (long seen = source_resident_peak; kib > seen;)
+		if (atomic_compare_exchange_weak(&source_resident_peak, &seen, kib))
+			break;
+}
 
 void source_drop(const struct source *s, uint64_t *mark, uint64_t to)
 {
@@ -281,6 +312,8 @@ void source_drop(const struct source *s, uint64_t *mark, uint64_t to)
 	*mark = to;
 
 	if (end > from) {
+		if (s->trace)
+			source_trace_resident(s);
 		madvise((void *)(uintptr_t)(s->buf + from), (size_t)(end - from), MADV_DONTNEED);
 		source_drops++;
 	}
@@ -351,6 +384,7 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 	s->len = len;
 	s->maplen = maplen;
 	s->drop_batch = maplen ? source_drop_batch() : 0;
+	s->trace = maplen && getenv("HLO_DROP_TRACE");
 	s->binary = source_binary(buf, len);
 	return s;
 }
@@ -374,7 +408,9 @@ void source_free(struct source *s)
 	if (!s)
 		return;
 	if (s->maplen && getenv("HLO_DROP_TRACE"))
-		fprintf(stderr, "hlolint: %s: pages dropped %lu times\n", s->path, (unsigned long)source_drops);
+		fprintf(stderr, "hlolint: %s: pages dropped %lu times; at most %ld KiB of %llu resident at a drop\n",
+			s->path, (unsigned long)source_drops, (long)source_resident_peak,
+			(unsigned long long)(s->len + 1023) / 1024);
 	source_unload(s->buf, s->maplen);
 	free(s->lines);
 	free(s);

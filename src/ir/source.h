@@ -19,6 +19,7 @@ struct source {
 	uint64_t lines_dropped; /* text indexed and dropped (source_drop) */
 	uint64_t drop_batch; /* source_drop's unit (mapped files only) */
 	const char *binary; /* NULL for text, else why the input is not HLO text */
+	bool trace;         /* HLO_DROP_TRACE: source_drop watches the resident text */
 };
 
 /* Loads path ("-" = stdin); gunzips when the data starts with the gzip magic.
@@ -42,6 +43,9 @@ void source_drop(const struct source *s, uint64_t *mark, uint64_t to);
 /* Whether the text is data[0, n), compared a few MiB at a time and
  * dropping what was compared. */
 bool source_equals(const struct source *s, const char *data, size_t n);
+/* KiB of a mapped file resident in this process (the mapping's "Rss:" in
+ * /proc/self/smaps; mincore would tell the page cache's), or -1. */
+long source_resident_kib(const struct source *s);
 /* Drops every page of a mapped file (the end of a stage). */
 void source_drop_all(const struct source *s);
 /* 1-based line and column (bytes) of offset. */

@@ -175,27 +175,6 @@ static void source_file_mapped(void)
 	}
 }
 
-/* KiB of the file mapping at buf resident in this process (its "Rss:" in
- * /proc/self/smaps; mincore would tell the page cache's instead). */
-static long mapped_kib(const char *buf)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	long rss = -1;
-	bool in = false;
-	uintptr_t a = (uintptr_t)buf;
-	while (f && fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-			in = a >= lo && a < hi;
-		else if (in && sscanf(line, "Rss: %ld kB", &rss) == 1)
-			break;
-	}
-	if (f)
-		fclose(f);
-	return rss;
-}
-
 /* source_drop gives back whole pages behind the mark, a batch (2 MiB) at
  * a time and never backwards; the text reads the same afterwards. */
 static void source_file_drop(void)
@@ -210,22 +189,22 @@ static void source_file_drop(void)
 	CHECK(s != NULL && s->maplen > 0);
 	if (s && s->maplen) {
 		CHECK(memcmp(s->buf, t, n) == 0);    /* every page resident */
-		CHECK_INT(mapped_kib(s->buf), 8192);
+		CHECK_INT(source_resident_kib(s), 8192);
 		uint64_t mark = 0;
 		source_drop(s, &mark, mib);          /* under a batch: kept */
 		CHECK_INT(mark, 0);
-		CHECK_INT(mapped_kib(s->buf), 8192);
+		CHECK_INT(source_resident_kib(s), 8192);
 		source_drop(s, &mark, 3 * mib + 100);
 		CHECK_INT(mark, 3 * mib + 100);
-		CHECK_INT(mapped_kib(s->buf), 5120);
+		CHECK_INT(source_resident_kib(s), 5120);
 		source_drop(s, &mark, 2 * mib);      /* backwards: nothing */
 		CHECK_INT(mark, 3 * mib + 100);
 		CHECK(memcmp(s->buf, t, n) == 0);    /* dropped pages read again */
-		CHECK_INT(mapped_kib(s->buf), 8192);
+		CHECK_INT(source_resident_kib(s), 8192);
 		source_drop_all(s);
-		CHECK_INT(mapped_kib(s->buf), 0);
+		CHECK_INT(source_resident_kib(s), 0);
 		CHECK(source_equals(s, t, n));
-		CHECK_INT(mapped_kib(s->buf), 0);    /* compared and dropped behind */
+		CHECK_INT(source_resident_kib(s), 0);    /* compared and dropped behind */
 		t[n - 2] = '!';
 		CHECK(!source_equals(s, t, n));
 		CHECK(!source_equals(s, t, n - 1));
