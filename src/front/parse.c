@@ -61,14 +61,6 @@ static void parse_file_init(struct hlo_file *f, struct source *src, uint64_t len
 
 /* ---- Pieces: one large module parsed on threads ---- */
 
-/* Inputs of at least this many bytes are split: 16 MB; HLO_PARSE_PIECES_MIN
- * lets tests split small files (and HLO_PARSE_PIECES_TRACE says how it went). */
-static uint64_t parse_pieces_min_bytes(void)
-{
-	const char *e = getenv("HLO_PARSE_PIECES_MIN");
-	return e && *e ? strtoull(e, NULL, 10) : 16ull << 20;
-}
-
 struct parse_piece {
 	struct hlo_file f;          /* its own arena and names; the source is shared */
 	struct diag_sink d;         /* counts only: an error sends the input to the serial parse */
@@ -209,7 +201,7 @@ static void parse_pieces_free(struct parse_piece *p, unsigned n)
 static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 {
 	unsigned n = threads_get();
-	if (n < 2 || src->len < parse_pieces_min_bytes() || src->binary)
+	if (n < 2 || src->len < threads_min_bytes() || src->binary)
 		return false;
 	struct parse_piece *p = xcalloc(n, sizeof *p);
 	unsigned np = 0;

@@ -22,7 +22,7 @@ struct verify_ctx {
 	struct hlo_file *f;
 	struct diag_sink *d;
 	struct arena scratch;       /* decoded values, released per instruction */
-	unsigned errors;
+	unsigned errors, warnings;
 	struct hlo_instr **chain;   /* per computation: async-start of each async op */
 	uint32_t nchain;
 	/* the attributes of the instruction being checked */

@@ -1,7 +1,9 @@
-/* threads.c - the one setting of how many threads one input's read and
- * parse may use (threads.h); 1 until the driver says otherwise, so library
- * users (tests, fuzz targets) get the serial code unless they ask. */
+/* threads.c - the one setting of how many threads one input's parse and
+ * verify may use, and from what size (threads.h); 1 until the driver says
+ * otherwise, so library users (tests, fuzz targets) get the serial code
+ * unless they ask. */
 #include "threads.h"
+#include <stdlib.h>
 
 static unsigned threads_n = 1;
 
@@ -13,4 +15,10 @@ void threads_set(unsigned n)
 unsigned threads_get(void)
 {
 	return threads_n;
+}
+
+uint64_t threads_min_bytes(void)
+{
+	const char *e = getenv("HLO_PARSE_PIECES_MIN");
+	return e && *e ? strtoull(e, NULL, 10) : 16ull << 20;
 }

@@ -1,13 +1,16 @@
 #!/bin/sh
 # test_pieces.sh - one large input is parsed in pieces on threads
-# (parse.c).  HLO_PARSE_PIECES_MIN=1 makes every input large enough, so on
+# (parse.c), and its computations verified in parts (verify.c).
+# HLO_PARSE_PIECES_MIN=1 makes every input large enough, so on
 # corpora/xla's compiles and the real corpus (when present) `fmt`, `mem`
 # and `check --format json` print byte for byte what the serial parse
 # prints, with 2, 3 and 5 pieces; HLO_PARSE_PIECES_TRACE shows the inputs
 # were split.  Inputs the cut cannot take (a "}" + blank line + "%" inside
 # a comment or a string, a second module, syntax errors) go to the serial
 # parse and print the same diagnostics; so do the fuzz crashers and
-# tests/badinput, which must not crash a piece.
+# tests/badinput, which must not crash a piece.  A module that parses but
+# that the verifier rejects, or warns about, in several computations is
+# verified again serially, with the serial diagnostics.
 . tests/lib.sh
 serial=999999999999999
 
@@ -93,4 +96,33 @@ for f in comment two bad; do
 	grep -q 'parsed again serially' "$tmp/trace" || fail "$f.hlo was not parsed again serially: $(cat "$tmp/trace")"
 done
 grep -q "unknown opcode 'paramter'" "$tmp/base.err" || fail "bad.hlo's error was not reported"
+
+# Verified in parts: clean, then with errors and warnings in both halves.
+vmodule() {  # vmodule BODY-LINE-OF-COMPUTATION-K... (printf format, %s = k)
+	printf 'HloModule v\n\n'
+	for k in 1 2 3 4 5 6; do
+		printf '%%c%s (x: f32[]) -> f32[] {\n  %%x = f32[] parameter(0)\n' $k
+		# shellcheck disable=SC2059  # the format is the caller's
+		printf "  ROOT %%r = f32[] $1\n}\n\n" $k
+	done
+	printf 'ENTRY %%main (p: f32[]) -> (f32[], f32[]) {\n  %%p = f32[] parameter(0)\n'
+	for k in 1 2 3 4 5 6; do printf '  %%y%s = f32[] call(%%p), to_apply=%%c%s\n' $k $k; done
+	printf '  ROOT %%t = (f32[], f32[]) tuple(%%y1, %%y6)\n}\n'
+}
+vmodule 'negate(%%x), metadata={op_name="c%s"}' >"$tmp/vok.hlo"
+vmodule 'negate(%%x, %%x), metadata={op_name="c%s"}' >"$tmp/verr.hlo"
+vmodule 'negate(%%x), frontend_hint=%s' >"$tmp/vwarn.hlo"
+for f in vok verr vwarn; do
+	same "$tmp/$f.hlo"
+	HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse --max-errors 0 -j 2 "$tmp/$f.hlo" \
+		>/dev/null 2>"$tmp/trace"
+	want=': verified in 2 parts, again serially$'
+	[ $f = vok ] && want=': verified in 2 parts$'
+	grep -q "$want" "$tmp/trace" || fail "$f.hlo: no '$want' in $(cat "$tmp/trace")"
+	case $f in
+	verr) [ "$(grep -c 'takes 1 operand, got 2' "$tmp/base.err")" = 6 ] || fail "verr.hlo: not its 6 errors" ;;
+	vwarn) [ "$(grep -c "unknown attribute 'frontend_hint'" "$tmp/base.err")" = 1 ] ||
+		fail "vwarn.hlo: not its one warning" ;;
+	esac
+done
 exit $st
