@@ -60,7 +60,7 @@ static void hb_live_notes(struct finding_sink *fs, struct finding *f, const stru
 			finding_from(fs, mm->module, b->def, from, sizeof from);
 			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %.*s)%s", k + 1, size_human(b->bytes, sb),
 				     shape, IR_NM(b->def), mem_kind_name((enum mem_kind)b->kind),
-				     IR_CNM(b->owner), from);
+				     IR_CNM(mem_buffer_owner(b)), from);
 		}
 		free(list);
 	}

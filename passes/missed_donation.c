@@ -267,7 +267,7 @@ static void md_outputs(struct md_state *st, struct md_sets *ms)
 				continue;
 			}
 		}
-		if (seen[id] || (b->param < 0 && (b->owner != entry || b->def->op == OP_CONSTANT)) ||
+		if (seen[id] || (b->param < 0 && (mem_buffer_owner(b) != entry || b->def->op == OP_CONSTANT)) ||
 		    mem_space_class(b->memory_space) != MEM_SPACE_DEVICE || !b->bytes)
 			continue;
 		if (b->param >= 0 && (b->flags & MEM_BUF_DONATED))

@@ -40,7 +40,7 @@ struct oc_cand {
 static bool oc_eligible(const struct mem_model *mm, const struct peak_set *pk, const struct mem_buffer *b,
 			uint64_t min_bytes)
 {
-	return b->owner == mm->module->entry && b->param >= 0 &&
+	return mem_buffer_owner(b) == mm->module->entry && b->param >= 0 &&
 	       !(b->flags & (MEM_BUF_MERGED | MEM_BUF_OUTPUT | MEM_BUF_ALIASED | MEM_BUF_DONATED)) &&
 	       mem_space_class(b->memory_space) == MEM_SPACE_DEVICE && b->bytes >= min_bytes && b->bytes &&
 	       peak_live(pk, b);
@@ -114,7 +114,7 @@ static int oc_bigger(const void *pa, const void *pb)
 	const struct mem_buffer *a = *(const struct mem_buffer *const *)pa, *b = *(const struct mem_buffer *const *)pb;
 	if (a->bytes != b->bytes)
 		return a->bytes > b->bytes ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	return a < b ? -1 : a > b;   /* one array: definition order */
 }
 
 static int oc_run(struct hlo_module *m, struct pass_context *ctx)
@@ -154,7 +154,7 @@ static int oc_run(struct hlo_module *m, struct pass_context *ctx)
 	min_idle = min_idle ? min_idle : 1;
 	double bw = oc_bandwidth(mm, ctx->config);
 	for (uint32_t k = 0; k < n; k++) {
-		struct oc_cand c = { .b = list[k], .u = &uses[list[k]->id] };
+		struct oc_cand c = { .b = list[k], .u = &uses[mem_buffer_id(mm, list[k])] };
 		if (!c.u->nuses)
 			continue;
 		oc_window(mm, &c);

@@ -247,8 +247,9 @@ static void pw_format(const struct hlo_shape *s, uint32_t rank, const int64_t *d
 }
 
 /* Writes the fix into buf (global shape) and a description into what. */
-static void pw_plan_text(const struct mem_buffer *b, const struct pw_array *orig, const struct size_tile *t,
-			 const struct pw_plan *p, char *buf, size_t cap, char *what, size_t wcap)
+static void pw_plan_text(const struct mem_buffer *b, const int64_t *splits, const struct pw_array *orig,
+			 const struct size_tile *t, const struct pw_plan *p, char *buf, size_t cap, char *what,
+			 size_t wcap)
 {
 	const struct hlo_shape *s = b->shape;
 	uint32_t r = s->rank;
@@ -288,7 +289,7 @@ static void pw_plan_text(const struct mem_buffer *b, const struct pw_array *orig
 			int64_t tile = t->dims[t->rank - 1 - k];
 			if (tile <= 0)
 				continue;
-			int64_t split = b->split ? b->split[d] : 1;
+			int64_t split = splits ? splits[d] : 1;
 			int64_t local = orig->dims[d];
 			uint64_t want = size_round_up(local < 0 ? 0 : (uint64_t)local, (uint64_t)tile);
 			if (want == (uint64_t)local)
@@ -392,11 +393,11 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 
 	struct pw_array orig;
 	int64_t local[PW_MAX_RANK];
-	mem_buffer_dims(b, local);
+	mem_buffer_dims(st->mm, b, local);
 	pw_array_init(&orig, s, local);
 	struct size_tile t;
 	bool tiled = pw_tile(st, &orig, &t);
-	if (b->split) {
+	if (mem_buffer_split(st->mm, b)) {
 		char ps[256];
 		pw_format(s, s->rank, local, orig.m2m, true, ps, sizeof ps);
 		finding_note(fs, f, "per-device shape %s", ps);
@@ -440,7 +441,7 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 			p.bytes = b->bytes;
 		}
 		char sugg[512], what[256];
-		pw_plan_text(b, &orig, &t, &p, sugg, sizeof sugg, what, sizeof what);
+		pw_plan_text(b, mem_buffer_split(st->mm, b), &orig, &t, &p, sugg, sizeof sugg, what, sizeof what);
 		saved = size_sub(b->bytes, p.bytes);
 		finding_suggest_shape(fs, f, sugg);
 		if (p.fix == PW_FIX_ROUND)

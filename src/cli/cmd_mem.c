@@ -145,10 +145,10 @@ static void cmd_mem_describe(const struct mem_model *mm, const struct mem_buffer
 	memset(out, 0, sizeof *out);
 	out->b = b;
 	ir_shape_format(b->shape, true, out->shape, sizeof out->shape);
-	if (b->split && ir_shape_is_array(b->shape)) {
+	if (mem_buffer_split(mm, b) && ir_shape_is_array(b->shape)) {
 		struct hlo_shape s = *b->shape;
 		int64_t *dims = arena_array(a, s.rank, sizeof *dims);
-		mem_buffer_dims(b, dims);
+		mem_buffer_dims(mm, b, dims);
 		s.dims = dims;
 		ir_shape_format(&s, true, out->device_shape, sizeof out->device_shape);
 	}
@@ -348,7 +348,7 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 		char tile[64], big[64];
 		int64_t *dims = arena_array(a, b->shape->rank ? b->shape->rank : 1, sizeof *dims);
 		size_array_of(&sa, b->shape);
-		mem_buffer_dims(b, dims);
+		mem_buffer_dims(mm, b, dims);
 		sa.dims = dims;
 		size_tpu_default_tile(&sa, mm->target->tpu_gen, false, &t);
 		size_tile_format(&t, tile, sizeof tile);
@@ -386,7 +386,7 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 		fputs(", donated", out);
 	fprintf(out, "\n     Live: %s, instructions %u-%u of %.*s\n",
 		(b->flags & MEM_BUF_GLOBAL) ? "whole program" : "defined to last use", b->def_pos, b->last_pos,
-		IR_CNM(b->owner));
+		IR_CNM(mem_buffer_owner(b)));
 	fputs("     ==========================\n", out);
 }
 

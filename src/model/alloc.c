@@ -85,7 +85,7 @@ static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, con
 	if (!o || !user || !mm->shares_in_place || user->op == OP_COPY ||
 	    (!mem_shares_operand(user) && user->op != OP_DYNAMIC_UPDATE_SLICE && user->op != OP_SCATTER))
 		return false;
-	const struct mem_buffer *r = &mm->buffers[root[o->id]];
+	const struct mem_buffer *r = &mm->buffers[root[mem_buffer_id(mm, o)]];
 	for (uint32_t k = 0; k < user->noperands; k++) {
 		const struct hlo_instr *op = ir_operands(user)[k].instr;
 		if (op && mem_buffer_at(mm, op, 0) == r)
@@ -191,7 +191,7 @@ static int alloc_temp_cmp(const void *pa, const void *pb)
 		return a->bytes > b->bytes ? -1 : 1;
 	if (a->b->gdef != b->b->gdef)
 		return a->b->gdef < b->b->gdef ? -1 : 1;
-	return a->b->id < b->b->id ? -1 : a->b->id > b->b->id;
+	return a->b < b->b ? -1 : a->b > b->b;   /* one array: definition order */
 }
 
 /* The first host (smallest, newest) that fits t and is free over its live
@@ -234,10 +234,10 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 	for (uint32_t k = 0; k < d->noperands; k++) {
 		const struct hlo_instr *op = ir_operands(d)[k].instr;
 		const struct mem_buffer *o = op ? mem_value_at(mm, op, 0) : NULL;
-		if (!o || !in_heap[o->id] || taken[o->id] || o->gown != b->gdef || o->bytes != b->bytes ||
+		if (!o || !in_heap[mem_buffer_id(mm, o)] || taken[mem_buffer_id(mm, o)] || o->gown != b->gdef || o->bytes != b->bytes ||
 		    o->memory_space != b->memory_space || (!update && o->def != op))
 			continue;
-		taken[o->id] = 1;
+		taken[mem_buffer_id(mm, o)] = 1;
 		return b->gdef + 1;
 	}
 	return b->gdef;
@@ -256,7 +256,7 @@ static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *
 	for (uint32_t k = 0; k < n; k++) {
 		if (t[k].borrowed)
 			continue;
-		in_heap[t[k].b->id] = 1;
+		in_heap[mem_buffer_id(mm, t[k].b)] = 1;
 		if (size_round_up(t[k].bytes, align) > max)
 			max = size_round_up(t[k].bytes, align);
 	}

@@ -59,10 +59,10 @@ void idle_uses(const struct mem_model *mm, struct idle_use *out)
 			uint32_t n = op ? mem_leaf_count(mm, op) : 0;
 			for (uint32_t j = 0; j < n; j++) {
 				const struct mem_buffer *b = mem_buffer_at(mm, op, j);
-				if (!b || b->owner != e || seen[b->id] == k + 1)
+				if (!b || mem_buffer_owner(b) != e || seen[mem_buffer_id(mm, b)] == k + 1)
 					continue;
-				seen[b->id] = k + 1;
-				idle_read(&out[b->id], hi, i);
+				seen[mem_buffer_id(mm, b)] = k + 1;
+				idle_read(&out[mem_buffer_id(mm, b)], hi, i);
 			}
 		}
 	}

@@ -95,14 +95,20 @@ void mem_array_size(const struct mem_model *mm, const struct hlo_shape *s, const
 	mem_size(mm->in, s, split, padded, padded_max, unpadded, NULL);
 }
 
-void mem_buffer_dims(const struct mem_buffer *b, int64_t *dims)
+const int64_t *mem_buffer_split(const struct mem_model *mm, const struct mem_buffer *b)
+{
+	return mm->in->buf_split ? mm->in->buf_split[mem_buffer_id(mm, b)] : NULL;
+}
+
+void mem_buffer_dims(const struct mem_model *mm, const struct mem_buffer *b, int64_t *dims)
 {
 	const struct hlo_shape *s = b->shape;
+	const int64_t *split = mem_buffer_split(mm, b);
 	if (s->type == PT_BUFFER && s->elems)
 		s = s->elems[0];
 	for (uint32_t d = 0; d < s->rank; d++) {
 		int64_t v = s->dims[d] < 0 ? 0 : s->dims[d];
-		dims[d] = b->split && b->split[d] > 1 ? (v + b->split[d] - 1) / b->split[d] : v;
+		dims[d] = split && split[d] > 1 ? (v + split[d] - 1) / split[d] : v;
 	}
 }
 
@@ -187,20 +193,25 @@ static void mem_tpu_granule(const struct mem_internal *in, const struct hlo_inst
 
 /* The one place a buffer's memory space is set.  On a CPU target pinned
  * host memory S(5) is the device's own memory: XLA:CPU's memory_analysis
- * counts such arguments and outputs as device bytes (corpora/xla). */
+ * counts such arguments and outputs as device bytes (corpora/xla).  The
+ * spaces with a meaning are small; one past int32 is kept as INT32_MAX,
+ * another space without one. */
 void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space)
 {
-	b->memory_space = in->host_is_device && space == 5 ? 0 : space;
+	if (in->host_is_device && space == 5)
+		space = 0;
+	b->memory_space = space > INT32_MAX ? INT32_MAX : space < INT32_MIN ? INT32_MIN : (int32_t)space;
 }
 
-uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_instr *def, uint32_t pos,
-			       uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
+uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
 {
 	if (x->nbufs >= x->capbufs) {
 		x->capbufs = x->capbufs ? x->capbufs * 2 : 1024;
 		x->bufs = arena_vec_grow(x->bufs, x->capbufs, sizeof *x->bufs);
 		x->next = xreallocarray(x->next, x->capbufs, sizeof *x->next);
 		x->fwd = xreallocarray(x->fwd, x->capbufs, sizeof *x->fwd);
+		if (!x->in->partitioned)
+			x->buf_split = arena_vec_grow(x->buf_split, x->capbufs, sizeof *x->buf_split);
 	}
 	if (x->nbufs == UINT32_MAX - 1)
 		fatal_out_of_memory();
@@ -208,9 +219,9 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_in
 	struct mem_buffer *b = &x->bufs[id];
 	memset(b, 0, sizeof *b);
 	b->def = def;
-	b->owner = owner;
 	b->shape = s;
-	b->split = split;
+	if (x->buf_split)
+		x->buf_split[id] = split;
 	b->leaf = leaf;
 	b->def_pos = b->last_pos = pos;
 	/* Until mem_globalize: hole_from is an aliased parameter's last read
@@ -219,7 +230,6 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_in
 	 * was merged into it (mem_merge). */
 	b->hole_to = NONE;
 	b->shares = NONE;
-	b->id = id;
 	b->param = -1;
 	mem_set_space(x->in, b, s->layout ? s->layout->memory_space : 0);
 	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
@@ -233,7 +243,7 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_in
 	mem_tpu_granule(x->in, def, s, b);
 	x->fwd[id] = id;
 	x->next[id] = NONE;
-	struct mem_comp *cs = mem_cs(x, owner);
+	struct mem_comp *cs = mem_cs(x, mem_buffer_owner(b));
 	if (cs->owned == NONE)
 		cs->owned = id;
 	else
@@ -442,7 +452,7 @@ static void mem_use(struct mem_ctx *x, const struct hlo_comp *c, const struct hl
 	uint32_t l = mem_leaf_id(x, o, 0), n = mem_nleaves_of(x, o);
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t b = x->leaf_buf[l + j];
-		if (b == NONE || x->bufs[b].owner != c)
+		if (b == NONE || mem_buffer_owner(&x->bufs[b]) != c)
 			continue;
 		struct mem_buffer *bf = &x->bufs[b];
 		if (bf->last_pos < pos)
@@ -572,7 +582,7 @@ static void mem_operand_aliasing(struct mem_ctx *x, const struct hlo_instr *i, u
 }
 
 /* Leaves of i not yet bound: aliases, else new buffers. */
-static void mem_define(struct mem_ctx *x, struct hlo_comp *c, struct hlo_instr *i, uint32_t pos)
+static void mem_define(struct mem_ctx *x, struct hlo_instr *i, uint32_t pos)
 {
 	uint32_t base = mem_leaf_id(x, i, 0), nl = mem_nleaves_of(x, i);
 	if (!nl)
@@ -606,8 +616,7 @@ static void mem_define(struct mem_ctx *x, struct hlo_comp *c, struct hlo_instr *
 			sp = splits[j];
 			x->leaf_split[l] = sp;
 		}
-		struct hlo_comp *owner = i->op == OP_CONSTANT ? x->entry : c;
-		uint32_t b = mem_new_buffer(x, owner, i, i->op == OP_CONSTANT ? 0 : pos, j, s, sp);
+		uint32_t b = mem_new_buffer(x, i, i->op == OP_CONSTANT ? 0 : pos, j, s, sp);
 		if (i->op == OP_CONSTANT)
 			x->bufs[b].flags |= MEM_BUF_GLOBAL;
 		x->leaf_buf[l] = b;
@@ -701,7 +710,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 			/* The conditional's and call's results are new buffers the
 			 * callees' roots write into; a while's result is its carry. */
 			if (i->op != OP_WHILE)
-				mem_define(x, c, i, pos);
+				mem_define(x, i, pos);
 		}
 		uint32_t nc = mem_callee_count(i, &cl);
 		for (uint32_t k = 0; k < nc; k++) {
@@ -730,7 +739,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 		for (uint32_t k = 0; k < i->noperands; k++)
 			mem_use(x, c, ir_operands(i)[k].instr, pos);
 		if (i->op == OP_WHILE) {
-			mem_define(x, c, i, pos);
+			mem_define(x, i, pos);
 			const struct hlo_instr *o = i->noperands ? ir_operands(i)[0].instr : NULL;
 			if (o) {
 				uint32_t l = mem_leaf_id(x, o, 0), n = mem_nleaves_of(x, o);
@@ -750,7 +759,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 			mem_use(x, c, ir_operands(i)[k].instr, pos);
 	/* Parameters of callees were bound by the caller; a leaf left unbound
 	 * (caller shape mismatch) gets a buffer of its own here. */
-	mem_define(x, c, i, pos);
+	mem_define(x, i, pos);
 	uint32_t nl = mem_nleaves_of(x, i);
 	if (nl)
 		mem_candidates(x, i, pos, mem_leaf_id(x, i, 0), nl);
@@ -767,7 +776,9 @@ static void mem_hand_over(struct mem_ctx *x)
 	mm->nbuffers = x->nbufs;
 	if (x->nbufs) {
 		mm->buffers = arena_vec_give(a, x->bufs, x->nbufs * sizeof *x->bufs);
+		x->in->buf_split = arena_vec_give(a, x->buf_split, x->nbufs * sizeof *x->buf_split);
 		x->bufs = NULL;
+		x->buf_split = NULL;
 	} else {
 		mm->buffers = arena_array(a, 1, sizeof *mm->buffers);
 	}
@@ -839,6 +850,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 
 	mem_hand_over(&x);
 	arena_vec_free(x.bufs);
+	arena_vec_free(x.buf_split);
 	free(x.next);
 	free(x.fwd);
 	free(x.leaf_buf);
@@ -957,7 +969,7 @@ void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint6
 
 static bool mem_bigger(const struct mem_buffer *a, const struct mem_buffer *b)
 {
-	return a->bytes != b->bytes ? a->bytes > b->bytes : a->id < b->id;
+	return a->bytes != b->bytes ? a->bytes > b->bytes : a < b;   /* one array: definition order */
 }
 
 static int mem_cmp(const void *pa, const void *pb)

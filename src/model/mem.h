@@ -40,13 +40,17 @@ enum mem_buffer_flag {
 	MEM_BUF_ROOT = 128,       /* an entry output leaf is this very value (not one merged into it) */
 };
 
-/* One allocation.  Its live range is [def_pos, last_pos] in owner's
- * instruction order (the schedule, else definition order). */
+/* One allocation.  Its live range is [def_pos, last_pos] in its owner's
+ * instruction order (the schedule, else definition order).  96 bytes: a
+ * big module has tens of thousands, so nothing that can be computed is
+ * kept (its owner, mem_buffer_owner; its id, mem_buffer_id; its split,
+ * mem_buffer_split). */
 struct mem_buffer {
 	struct hlo_instr *def;        /* instruction whose result leaf defines it */
-	struct hlo_comp *owner;       /* computation across whose program points it lives */
 	const struct hlo_shape *shape;/* the leaf shape as written in the dump */
-	const int64_t *split;         /* per-dim pieces when divided by a sharding, else NULL */
+	const struct hlo_instr *writer; /* aliased parameter: what writes the output into it;
+					 * call or conditional result: the callee root's definer
+					 * that writes it first */
 	uint32_t leaf;                /* leaf index in def's result (0 for arrays) */
 	uint32_t def_pos, last_pos;
 	uint32_t gdef, glast;         /* the same on the module's flattened timeline (callees
@@ -58,18 +62,23 @@ struct mem_buffer {
 	uint32_t hole_from, hole_to;  /* aliased parameter: global steps in which its allocation
 				       * holds nothing (after the last read, before the output is
 				       * written); hole_from > hole_to when there is none */
-	const struct hlo_instr *writer; /* aliased parameter: what writes the output into it;
-					 * call or conditional result: the callee root's definer
-					 * that writes it first */
-	uint32_t id;                  /* index in mem_model.buffers (definition order) */
+	int32_t param;                /* entry parameter number, else -1 */
+	int32_t memory_space;         /* S(n), after entry_computation_layout (mem_set_space:
+				       * one past int32 is INT32_MAX, a space without a meaning) */
 	uint16_t flags;               /* enum mem_buffer_flag */
 	uint8_t kind;                 /* enum mem_kind */
-	int64_t memory_space;         /* S(n), after entry_computation_layout */
-	int64_t param;                /* entry parameter number, else -1 */
 	uint64_t bytes;               /* padded per-device bytes (lower bound under default tiling) */
 	uint64_t bytes_max;           /* upper bound when the default tiling is uncertain, else bytes */
 	uint64_t unpadded;            /* dense per-device bytes */
 };
+_Static_assert(sizeof(struct mem_buffer) == 96, "struct mem_buffer is 96 bytes");
+
+/* The computation across whose program points b lives: its definer's, or
+ * the entry for a constant (a global allocation). */
+static inline struct hlo_comp *mem_buffer_owner(const struct mem_buffer *b)
+{
+	return b->def->op == OP_CONSTANT ? b->def->comp->module->entry : b->def->comp;
+}
 
 struct mem_options {
 	const struct target *target;  /* NULL: inferred from the dump */
@@ -171,8 +180,16 @@ void mem_instr_size(const struct mem_model *mm, const struct hlo_instr *i, uint6
 void mem_array_size(const struct mem_model *mm, const struct hlo_shape *s, const int64_t *split,
 		    uint64_t *padded, uint64_t *padded_max, uint64_t *unpadded);
 
+/* b's index in mm->buffers (definition order). */
+static inline uint32_t mem_buffer_id(const struct mem_model *mm, const struct mem_buffer *b)
+{
+	return (uint32_t)(b - mm->buffers);
+}
+/* The per-dim pieces b is divided into by a sharding (b->shape->rank
+ * entries), or NULL: undivided, or shapes taken as per-device. */
+const int64_t *mem_buffer_split(const struct mem_model *mm, const struct mem_buffer *b);
 /* Per-device dims of buffer b into dims (b->shape->rank entries). */
-void mem_buffer_dims(const struct mem_buffer *b, int64_t *dims);
+void mem_buffer_dims(const struct mem_model *mm, const struct mem_buffer *b, int64_t *dims);
 
 /* The n largest live buffers (merged ones excluded) by bytes, ties in
  * definition order, into out; n == 0 means all.  Returns the count.

@@ -30,6 +30,7 @@ struct mem_internal {
 	uint32_t *leaf_buf;       /* global leaf -> buffer id (NONE: no data) */
 	uint32_t *leaf_val;       /* the same before in-place merges: the value's own buffer */
 	const int64_t **leaf_split; /* global leaf -> split, NULL array when partitioned */
+	const int64_t **buf_split;  /* buffer id -> split (mem_buffer_split), likewise */
 	uint32_t nleaves;
 	bool tpu_default;
 	bool tpu_laid_out;          /* the dump carries TPU tiles: XLA:TPU's allocation rules apply */
@@ -64,6 +65,7 @@ struct mem_ctx {
 	uint32_t nbufs, capbufs;
 	uint32_t *next;           /* per buffer: next buffer of the same owner */
 	uint32_t *fwd;            /* per buffer: merged into, or itself */
+	const int64_t **buf_split; /* per buffer: its split, when not partitioned */
 	uint32_t *leaf_buf;
 	const int64_t **leaf_split;
 	uint32_t nleaves, capleaves;
@@ -120,8 +122,10 @@ void mem_finish(struct mem_ctx *x, struct mem_frame *fr);
 void mem_globalize(struct mem_ctx *x);
 bool mem_is_data(const struct hlo_shape *s);
 uint32_t mem_leaf_id(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j);
-uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_comp *owner, struct hlo_instr *def, uint32_t pos,
-	uint32_t leaf, const struct hlo_shape *s, const int64_t *split);
+/* A buffer for leaf `leaf` of def's result (its owner is
+ * mem_buffer_owner's), live from pos. */
+uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, uint32_t leaf,
+	const struct hlo_shape *s, const int64_t *split);
 uint32_t mem_nleaves_of(struct mem_ctx *x, const struct hlo_instr *i);
 void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space);
 void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_t nl, const int64_t **out);

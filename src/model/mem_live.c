@@ -32,10 +32,10 @@ void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
 			const struct hlo_shape *s = alias_leaf_shape(&x->al, p->shape, j);
 			if (!mem_is_data(s))
 				continue;
-			uint32_t b = mem_new_buffer(x, c, p, 0, j, s, splits[j]);
+			uint32_t b = mem_new_buffer(x, p, 0, j, s, splits[j]);
 			if (x->leaf_split)
 				x->leaf_split[base + j] = splits[j];
-			x->bufs[b].param = (int64_t)n;
+			x->bufs[b].param = (int32_t)n;
 			x->bufs[b].flags |= MEM_BUF_GLOBAL;
 			/* entry_computation_layout is what the runtime allocates:
 			 * its memory space wins (host-offloaded arguments). */
@@ -145,7 +145,7 @@ static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
 				continue;
 			struct mem_buffer *bf = &x->bufs[b];
 			bf->flags |= MEM_BUF_OUTPUT | MEM_BUF_ROOT;
-			if (bf->owner == c)
+			if (mem_buffer_owner(bf) == c)
 				bf->last_pos = last;
 			/* The runtime allocates outputs where entry_computation_layout
 			 * says; only a non-default space is taken, so an output leaf
@@ -184,7 +184,7 @@ static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 			continue;
 		bi = mem_find(x, bi);
 		struct mem_buffer *out = &x->bufs[bo], *in = &x->bufs[bi];
-		if (bo == bi || out->owner != c || in->owner != c || out->def_pos != cd->pos ||
+		if (bo == bi || mem_buffer_owner(out) != c || mem_buffer_owner(in) != c || out->def_pos != cd->pos ||
 		    out->def != c->instrs[cd->pos] || (out->flags & MEM_BUF_MERGED))
 			continue;
 		if (in->last_pos != cd->pos || in->param >= 0 || (in->flags & MEM_BUF_GLOBAL) ||
@@ -379,7 +379,7 @@ void mem_finish(struct mem_ctx *x, struct mem_frame *fr)
 		uint32_t l = mem_leaf_id(x, c->root, 0), n = mem_nleaves_of(x, c->root);
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t b = x->leaf_buf[l + j];
-			if (b != NONE && x->bufs[b].owner == c)
+			if (b != NONE && mem_buffer_owner(&x->bufs[b]) == c)
 				x->bufs[b].last_pos = c->ninstrs - 1;
 		}
 	}
@@ -398,8 +398,9 @@ void mem_globalize(struct mem_ctx *x)
 	x->mm->nsteps = x->clock;
 	for (uint32_t b = 0; b < x->nbufs; b++) {
 		struct mem_buffer *bf = &x->bufs[b];
-		const struct mem_comp *cs = mem_cs(x, bf->owner);
-		uint32_t n = bf->owner->ninstrs;
+		struct hlo_comp *owner = mem_buffer_owner(bf);
+		const struct mem_comp *cs = mem_cs(x, owner);
+		uint32_t n = owner->ninstrs;
 		uint32_t pre = bf->hole_from, split = bf->hole_to;
 		bf->hole_from = 1;
 		bf->hole_to = 0;

@@ -77,9 +77,9 @@ void peak_init(struct peak_set *p, const struct mem_model *mm)
 		if ((bf->flags & MEM_BUF_MERGED) || mem_space_class(bf->memory_space) != MEM_SPACE_DEVICE)
 			continue;
 		for (uint32_t k = 0; k < n; k++) {
-			if (chain[k].c != bf->owner)
+			if (chain[k].c != mem_buffer_owner(bf))
 				continue;
-			uint32_t len = bf->owner->ninstrs;
+			uint32_t len = mem_buffer_owner(bf)->ninstrs;
 			uint32_t to = bf->last_pos < len ? bf->last_pos : (len ? len - 1 : 0);
 			if (bf->def_pos > to)
 				to = bf->def_pos;
@@ -112,7 +112,7 @@ static int peak_cmp(const void *pa, const void *pb)
 	const struct mem_buffer *a = *(const struct mem_buffer *const *)pa, *b = *(const struct mem_buffer *const *)pb;
 	if (a->bytes != b->bytes)
 		return a->bytes > b->bytes ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	return a < b ? -1 : a > b;   /* one array: definition order */
 }
 
 uint32_t peak_top(const struct peak_set *p, const struct mem_buffer **out, uint32_t n)
