@@ -751,16 +751,18 @@ static void *verify_part_run(void *arg)
 	return NULL;
 }
 
-/* Cuts m's computations into n runs of about as many instructions each. */
+/* Cuts m's computations into n runs of about as much text each (most of
+ * the work is decoding attribute values, which instructions of fused
+ * computations have few of). */
 static unsigned verify_parts_cut(const struct hlo_module *m, struct verify_part *p, unsigned n)
 {
 	uint64_t total = 0, seen = 0;
 	for (uint32_t c = 0; c < m->ncomps; c++)
-		total += m->comps[c]->ninstrs;
+		total += span_len(m->comps[c]->span);
 	unsigned np = 0;
 	uint32_t from = 0;
 	for (uint32_t c = 0; c < m->ncomps && np + 1 < n; c++) {
-		seen += m->comps[c]->ninstrs;
+		seen += span_len(m->comps[c]->span);
 		if (seen * n >= total * (np + 1)) {
 			p[np].from = from;
 			p[np++].to = from = c + 1;
