@@ -688,8 +688,41 @@ static void resolve_instr(struct resolve_ctx *r, struct resolve_scope *sc, struc
 	}
 }
 
+/* c's users (ir_user), counted first so that they are one array; an
+ * instruction using the same operand twice is one user.  Operands are in
+ * their user's computation, so this is c's own work: a piece of a parse
+ * does it on its thread (resolve_names). */
+static void resolve_users(struct resolve_ctx *r, struct hlo_comp *c)
+{
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		struct hlo_instr *i = c->instrs[k];
+		for (uint32_t j = 0; j < i->noperands; j++)
+			if (ir_operands(i)[j].instr && ir_operands(i)[j].instr->comp == c)
+				ir_operands(i)[j].instr->nusers++;
+	}
+	uint64_t n = 0;
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		struct hlo_instr *i = c->instrs[k];
+		i->users_at = (uint32_t)n;
+		n += i->nusers;
+		i->nusers = 0;
+		if (n > UINT32_MAX)
+			fatal_out_of_memory();
+	}
+	c->users = arena_array(&r->f->arena, n, sizeof *c->users);
+	for (uint32_t k = 0; k < c->ninstrs; k++) {
+		struct hlo_instr *i = c->instrs[k];
+		for (uint32_t j = 0; j < i->noperands; j++) {
+			struct hlo_instr *t = ir_operands(i)[j].instr;
+			if (t && t->comp == c && (!t->nusers || ir_user(t, t->nusers - 1) != i))
+				c->users[t->users_at + t->nusers++] = i->index;
+		}
+	}
+}
+
 /* Resolves c: its names (unless resolve_names did), then per instruction
- * in order; with full_instrs, all of resolve_instr, else only the names. */
+ * in order; with full_instrs, all of resolve_instr, else only the names;
+ * then its users. */
 static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool full_instrs)
 {
 	struct resolve_scope sc = { .c = c, .src = r->f->src->buf };
@@ -708,6 +741,7 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	if (made.n)
 		resolve_place_gtes(r, c, &made);
 	free(made.p);
+	resolve_users(r, c);
 	if (sc.names.slots)
 		nameidx_free(&sc.names);
 }
@@ -735,48 +769,25 @@ bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 	return !r.errors;
 }
 
-/* Users and callers, counted first so each list is one arena array. */
-static void resolve_edges(struct resolve_ctx *r)
+/* Callers, counted first so that each list is one arena array. */
+static void resolve_callers(struct resolve_ctx *r)
 {
 	struct hlo_module *m = r->m;
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
-		for (uint32_t k = 0; k < c->ninstrs; k++) {
-			struct hlo_instr *i = c->instrs[k];
-			for (uint32_t j = 0; j < i->noperands; j++)
-				if (ir_operands(i)[j].instr)
-					ir_operands(i)[j].instr->nusers++;
-			for (uint32_t j = 0; j < i->ncallees; j++)
-				ir_callees(i)[j]->ncallers++;
-		}
+		for (uint32_t k = 0; k < c->ninstrs; k++)
+			for (uint32_t j = 0; j < c->instrs[k]->ncallees; j++)
+				ir_callees(c->instrs[k])[j]->ncallers++;
 	}
-	uint64_t nusers = 0;
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
 		c->callers = arena_array(&r->f->arena, c->ncallers, sizeof *c->callers);
 		c->ncallers = 0;
-		for (uint32_t k = 0; k < c->ninstrs; k++) {
-			struct hlo_instr *i = c->instrs[k];
-			i->users_at = (uint32_t)nusers;
-			nusers += i->nusers;
-			i->nusers = 0;
-			if (nusers > UINT32_MAX)
-				fatal_out_of_memory();
-		}
 	}
-	m->users = arena_array(&r->f->arena, nusers, sizeof *m->users);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
-			for (uint32_t j = 0; j < i->noperands; j++) {
-				if (!ir_operands(i)[j].instr)
-					continue;
-				struct hlo_instr *t = ir_operands(i)[j].instr;
-				/* an instruction using the same operand twice is one user */
-				if (!t->nusers || ir_user(t, t->nusers - 1) != i)
-					m->users[t->users_at + t->nusers++] = i->index;
-			}
 			for (uint32_t j = 0; j < i->ncallees; j++)
 				ir_callees(i)[j]->callers[ir_callees(i)[j]->ncallers++] = i;
 		}
@@ -890,7 +901,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	nameidx_free(&r.comps);
 	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);
 	if (!r.errors) {
-		resolve_edges(&r);
+		resolve_callers(&r);
 		uint8_t *state = xcalloc(m->ncomps + 1, 1);
 		for (uint32_t k = 0; k < m->ncomps && !r.errors; k++)
 			if (!state[k])

@@ -219,7 +219,7 @@ struct hlo_instr {
 	uint16_t ncallees;
 	uint32_t noperands;
 	uint32_t nusers;
-	uint32_t users_at;          /* first user in comp->module->users (ir_user) */
+	uint32_t users_at;          /* first user in comp->users (ir_user) */
 	union {
 		uint32_t callees_at;    /* first callee in comp->module->callees, in attribute order */
 		uint32_t lit_len;       /* IR_LIT_INLINE (no callees): the literal's length */
@@ -317,6 +317,7 @@ struct hlo_comp {
 	struct hlo_instr *root;
 	struct hlo_instr **params;  /* by parameter number (NULL holes are errors) */
 	struct hlo_instr **callers;
+	uint32_t *users;            /* its instructions' users, positions in instrs (ir_user) */
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
 	struct span sig;            /* "(name: shape, ...) -> shape", or none */
 	struct span exec_thread;    /* ", execution_thread=..." value, or none */
@@ -380,7 +381,6 @@ struct hlo_module {
 	struct hlo_comp **comps;    /* source order; inline bodies included */
 	struct hlo_comp *entry;
 	struct hlo_module *next;
-	uint32_t *users;            /* every instruction's users (ir_user), from resolve */
 	struct hlo_comp **callees;  /* every instruction's callees (ir_callees), from resolve */
 	uint32_t ninstrs_total;
 	bool valid;                 /* parsed, resolved and verified without error */
@@ -414,11 +414,11 @@ static inline const char *ir_name(const struct hlo_instr *i)
 	return i->flags & IR_ANONYMOUS ? ir_extra(i)->name : i->comp->module->file->src->buf + i->start + i->name_off;
 }
 /* The k-th of the nusers instructions that use i as an operand, in
- * program order.  They are in i's computation, so the module keeps their
- * 32-bit positions there, not pointers. */
+ * program order.  They are in i's computation, which keeps their 32-bit
+ * positions (comp->users), not pointers. */
 static inline struct hlo_instr *ir_user(const struct hlo_instr *i, uint32_t k)
 {
-	return i->comp->instrs[i->comp->module->users[i->users_at + k]];
+	return i->comp->instrs[i->comp->users[i->users_at + k]];
 }
 /* The computations i calls, in attribute order (ncallees of them). */
 static inline struct hlo_comp **ir_callees(const struct hlo_instr *i)
