@@ -273,7 +273,6 @@ static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 {
 	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
 	c->module = ctx->module;   /* ir_name reads the source through it */
-	c->exec_thread = span_none();
 	c->sig = span_none();
 	return c;
 }
@@ -350,7 +349,16 @@ void build_comp_end(struct build_ctx *ctx, struct hlo_comp *head, struct hlo_com
 	if (!build_ir(ctx) || !body)
 		return;
 	body->span = sp;
-	body->exec_thread = exec_thread;
+	/* The end of sp: "}, execution_thread=\"main\"". */
+	if (!span_is_none(exec_thread)) {
+		if (exec_thread.start > sp.end || sp.end - exec_thread.start > UINT32_MAX ||
+		    !span_len(exec_thread) || span_len(exec_thread) > UINT32_MAX) {
+			build_error(ctx, exec_thread, "execution_thread value longer than 4 GiB");
+			return;
+		}
+		body->exec_back = (uint32_t)(sp.end - exec_thread.start);
+		body->exec_len = (uint32_t)span_len(exec_thread);
+	}
 }
 
 static struct hlo_comp *build_open_comp(struct build_ctx *ctx)

@@ -741,9 +741,9 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	if (made.n)
 		resolve_place_gtes(r, c, &made);
 	free(made.p);
-	resolve_users(r, c);
 	if (sc.names.slots)
 		nameidx_free(&sc.names);
+	resolve_users(r, c);
 }
 
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)

@@ -320,7 +320,9 @@ struct hlo_comp {
 	uint32_t *users;            /* its instructions' users, positions in instrs (ir_user) */
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
 	struct span sig;            /* "(name: shape, ...) -> shape", or none */
-	struct span exec_thread;    /* ", execution_thread=..." value, or none */
+	uint32_t exec_back, exec_len; /* ", execution_thread=..." value, the end of span: how far
+				       * before span.end it starts, its length (0: none;
+				       * ir_comp_exec_thread) */
 	bool is_entry;              /* marked ENTRY, or the entry by default */
 	bool has_signature;
 	bool inline_body;           /* written inline as an attribute value */
@@ -328,6 +330,12 @@ struct hlo_comp {
 };
 
 #define IR_COMP_NAME_MAX ((1u << 22) - 1)
+/* The execution_thread value written after c's body, or span_none(). */
+static inline struct span ir_comp_exec_thread(const struct hlo_comp *c)
+{
+	return c->exec_len ? span_make(c->span.end - c->exec_back, c->span.end - c->exec_back + c->exec_len)
+			   : span_none();
+}
 /* The name as written, for diagnostics; an inline body's is its '{'. */
 static inline struct span ir_comp_name_span(const struct hlo_comp *c)
 {

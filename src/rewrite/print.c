@@ -400,8 +400,8 @@ static void print_comp(struct print_ctx *p, struct hlo_comp *c)
 		print_instr(p, order[k]);
 	free(order);
 	fputc('}', out);
-	if (!span_is_none(c->exec_thread)) {
-		struct span sp = c->exec_thread;
+	if (!span_is_none(ir_comp_exec_thread(c))) {
+		struct span sp = ir_comp_exec_thread(c);
 		const char *s = p->f->src->buf + sp.start;
 		struct hlo_value tmp = { .kind = V_STRING, .span = sp };
 		struct arena_mark mk = arena_mark(&p->scratch);
