@@ -477,7 +477,7 @@ static int64_t mem_inplace_param(const struct hlo_instr *root)
 }
 
 static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, const struct hlo_instr *o,
-			  const struct hlo_instr *direct)
+			  bool direct)
 {
 	if (!o || mem_nleaves_of(x, o) != 1)
 		return;
@@ -521,30 +521,30 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 			for (uint32_t k = 0; k < i->noperands && s; k++) {
 				const struct hlo_instr *o = ir_operands(i)[k].instr;
 				if (o && o->shape && ir_shape_equal(o->shape, s, true))
-					mem_candidate(x, pos, base + j, o, o);
+					mem_candidate(x, pos, base + j, o, true);
 			}
 		}
 		if (i->op != OP_FUSION)
 			return;
 	}
 	if (i->op == OP_DYNAMIC_UPDATE_SLICE && nl == 1 && i->noperands) {
-		mem_candidate(x, pos, base, ir_operands(i)[0].instr, NULL);
+		mem_candidate(x, pos, base, ir_operands(i)[0].instr, false);
 	} else if (i->op == OP_SCATTER && i->noperands >= 3) {
 		uint32_t nin = (i->noperands - 1) / 2;
 		for (uint32_t k = 0; k < nin && k < nl; k++)
-			mem_candidate(x, pos, base + k, ir_operands(i)[k].instr, NULL);
+			mem_candidate(x, pos, base + k, ir_operands(i)[k].instr, false);
 	} else if (i->op == OP_FUSION && i->ncallees) {
 		const struct hlo_instr *root = ir_callees(i)[0]->root;
 		if (root && root->op == OP_TUPLE) {
 			for (uint32_t e = 0; e < root->noperands && e < nl; e++) {
 				int64_t p = mem_inplace_param(ir_operands(root)[e].instr);
 				if (p >= 0 && (uint64_t)p < i->noperands && nl == root->noperands)
-					mem_candidate(x, pos, base + e, ir_operands(i)[p].instr, NULL);
+					mem_candidate(x, pos, base + e, ir_operands(i)[p].instr, false);
 			}
 		} else if (nl == 1) {
 			int64_t p = mem_inplace_param(root);
 			if (p >= 0 && (uint64_t)p < i->noperands)
-				mem_candidate(x, pos, base, ir_operands(i)[p].instr, NULL);
+				mem_candidate(x, pos, base, ir_operands(i)[p].instr, false);
 		}
 	}
 }

@@ -50,7 +50,7 @@ struct mem_frame {
 /* A dynamic-update-slice-like instruction that may update its operand in place. */
 struct mem_cand {
 	uint32_t pos, out_leaf, op_leaf;
-	const struct hlo_instr *direct; /* element-wise sharing: the operand must define the buffer */
+	bool direct;              /* element-wise sharing: the operand must define the buffer */
 };
 
 struct mem_ctx {

@@ -177,7 +177,10 @@ static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 {
 	for (uint32_t k = fr->cand_start; k < x->ncands; k++) {
 		const struct mem_cand *cd = &x->cands[k];
-		if (cd->direct && x->leaf_buf[cd->op_leaf] != NONE && x->bufs[x->leaf_buf[cd->op_leaf]].def != cd->direct)
+		/* The operand's one leaf is op_leaf: it defined the buffer when
+		 * the buffer's own leaf is that one. */
+		uint32_t ob = x->leaf_buf[cd->op_leaf];
+		if (cd->direct && ob != NONE && mem_leaf_id(x, x->bufs[ob].def, x->bufs[ob].leaf) != cd->op_leaf)
 			continue;
 		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = x->leaf_buf[cd->op_leaf];
 		if (bo == NONE || bi == NONE)
