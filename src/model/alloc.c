@@ -177,21 +177,45 @@ static uint32_t alloc_hosts(const struct mem_model *mm, bool max, const struct a
 	return n;
 }
 
+/* A temporary that may borrow a host, as a sort key. */
 struct alloc_temp {
 	uint64_t bytes;
-	const struct mem_buffer *b;
-	bool borrowed;
+	uint32_t gdef, id;
 };
 
 /* Largest first; ties in definition order, as XLA sorts by position. */
-static int alloc_temp_cmp(const void *pa, const void *pb)
+static bool alloc_temp_before(const struct alloc_temp *a, const struct alloc_temp *b)
 {
-	const struct alloc_temp *a = pa, *b = pb;
 	if (a->bytes != b->bytes)
-		return a->bytes > b->bytes ? -1 : 1;
-	if (a->b->gdef != b->b->gdef)
-		return a->b->gdef < b->b->gdef ? -1 : 1;
-	return a->b < b->b ? -1 : a->b > b->b;   /* one array: definition order */
+		return a->bytes > b->bytes;
+	return a->gdef != b->gdef ? a->gdef < b->gdef : a->id < b->id;
+}
+
+static void alloc_temp_sift(struct alloc_temp *t, uint32_t at, uint32_t n)
+{
+	for (uint32_t c; (c = 2 * at + 1) < n; at = c) {
+		if (c + 1 < n && alloc_temp_before(&t[c], &t[c + 1]))
+			c++;
+		if (!alloc_temp_before(&t[at], &t[c]))
+			return;
+		struct alloc_temp x = t[at];
+		t[at] = t[c];
+		t[c] = x;
+	}
+}
+
+/* A heap sort, in place: qsort would malloc a copy of the array at the
+ * memory model's peak (a temporary per buffer of the module). */
+static void alloc_temp_sort(struct alloc_temp *t, uint32_t n)
+{
+	for (uint32_t k = n / 2; k-- > 0;)
+		alloc_temp_sift(t, k, n);
+	for (uint32_t k = n; k-- > 1;) {
+		struct alloc_temp x = t[0];
+		t[0] = t[k];
+		t[k] = x;
+		alloc_temp_sift(t, 0, k);
+	}
 }
 
 /* The first host (smallest, newest) that fits t and is free over its live
@@ -199,6 +223,7 @@ static int alloc_temp_cmp(const void *pa, const void *pb)
 static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struct alloc_host *hosts, uint32_t nh,
 			 const struct alloc_temp *t)
 {
+	const struct mem_buffer *b = &mm->buffers[t->id];
 	uint32_t lo = 0, hi = nh;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -208,8 +233,8 @@ static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struc
 			hi = mid;
 	}
 	for (uint32_t k = lo, tries = 0; k < nh && tries < ALLOC_TRIES; k++, tries++) {
-		if (alloc_host_free(mm, root, &hosts[k], t->b)) {
-			alloc_host_take(&hosts[k], t->b->gdef, t->b->gown, t->b, t->b->def);
+		if (alloc_host_free(mm, root, &hosts[k], b)) {
+			alloc_host_take(&hosts[k], b->gdef, b->gown, b, b->def);
 			return true;
 		}
 	}
@@ -243,36 +268,36 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 	return b->gdef;
 }
 
-/* Liveness peak of the heap's values, each rounded up to the heap's
- * alignment: a lower bound of XLA's best-fit heap. */
-static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *t, uint32_t n,
+/* Liveness peak of the heap's values (in_heap[id], n of them), each
+ * rounded up to the heap's alignment: a lower bound of XLA's best-fit heap.
+ * Values in id order: only values defined at one step compete for an
+ * operand dying there (alloc_heap_from), and those XLA takes in position
+ * order too. */
+static uint64_t alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_t n, bool max_size,
 			   const struct alloc_whatif *w)
 {
 	uint32_t steps = mm->nsteps;
 	if ((!n && !w) || !steps)
 		return 0;
-	uint8_t *in_heap = xcalloc(mm->nbuffers, 1), *taken = xcalloc(mm->nbuffers, 1);
+	uint8_t *taken = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
 	uint64_t align = target_heap_align(mm->target), max = 0;
-	for (uint32_t k = 0; k < n; k++) {
-		if (t[k].borrowed)
-			continue;
-		in_heap[mem_buffer_id(mm, t[k].b)] = 1;
-		if (size_round_up(t[k].bytes, align) > max)
-			max = size_round_up(t[k].bytes, align);
-	}
+	for (uint32_t k = 0; k < mm->nbuffers; k++)
+		if (in_heap[k] && size_round_up(alloc_size(&mm->buffers[k], max_size), align) > max)
+			max = size_round_up(alloc_size(&mm->buffers[k], max_size), align);
 	if (w && size_round_up(w->b->bytes, align) > max)
 		max = size_round_up(w->b->bytes, align);
 	uint32_t shift = size_unit_shift(max, (uint64_t)n + 1);
 	int64_t *d = xcalloc((size_t)steps + 1, sizeof *d);
-	for (uint32_t k = 0; k < n; k++) {
-		if (t[k].borrowed)
+	for (uint32_t k = 0; k < mm->nbuffers; k++) {
+		const struct mem_buffer *b = &mm->buffers[k];
+		if (!in_heap[k])
 			continue;
-		uint32_t from = alloc_heap_from(mm, t[k].b, in_heap, taken), to = t[k].b->gown;
+		uint32_t from = alloc_heap_from(mm, b, in_heap, taken), to = b->gown;
 		if (to >= steps)
 			to = steps - 1;
 		if (from > to)
 			continue;
-		int64_t u = (int64_t)size_units(size_round_up(t[k].bytes, align), shift);
+		int64_t u = (int64_t)size_units(size_round_up(alloc_size(b, max_size), align), shift);
 		d[from] += u;
 		d[to + 1] -= u;
 	}
@@ -289,18 +314,21 @@ static uint64_t alloc_heap(const struct mem_model *mm, const struct alloc_temp *
 		peak = cur > peak ? cur : peak;
 	}
 	free(d);
-	free(in_heap);
 	free(taken);
 	return size_mul((uint64_t)peak, UINT64_C(1) << shift);
 }
 
+/* The temporaries that fit in a host, largest first, borrow one (those
+ * that do leave the heap); the rest are the heap. */
 static void alloc_run(const struct mem_model *mm, bool max, const struct alloc_whatif *w,
 		      struct alloc_parts *p)
 {
 	memset(p, 0, sizeof *p);
 	struct alloc_host *hosts = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *hosts);
-	struct alloc_temp *temps = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *temps);
-	uint32_t nh = alloc_hosts(mm, max, w, hosts), nt = 0;
+	uint32_t nh = alloc_hosts(mm, max, w, hosts), nt = 0, nc = 0;
+	uint64_t roomiest = nh ? hosts[nh - 1].bytes : 0;   /* hosts are sorted smallest first */
+	struct alloc_temp *cand = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *cand);
+	uint8_t *in_heap = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
 	for (uint32_t k = 0; k < mm->nbuffers; k++) {
 		const struct mem_buffer *b = &mm->buffers[k];
 		if (!alloc_is_device(b) || (w && w->b == b))
@@ -312,23 +340,28 @@ static void alloc_run(const struct mem_model *mm, bool max, const struct alloc_w
 			p->outputs = size_add(p->outputs, v);
 		else if (b->def->op == OP_CONSTANT)
 			p->constants = size_add(p->constants, v);
-		else if (v)
-			temps[nt++] = (struct alloc_temp){ v, b, false };
+		else if (v) {
+			in_heap[k] = 1;
+			nt++;
+			if (v <= roomiest && alloc_may_borrow(b))
+				cand[nc++] = (struct alloc_temp){ v, b->gdef, k };
+		}
 	}
-	qsort(temps, nt, sizeof *temps, alloc_temp_cmp);
+	alloc_temp_sort(cand, nc);
 	uint32_t *root = alloc_roots(mm);
-	for (uint32_t k = 0; k < nt; k++) {
-		if (alloc_may_borrow(temps[k].b) && alloc_borrow(mm, root, hosts, nh, &temps[k])) {
-			p->reused = size_add(p->reused, temps[k].bytes);
-			temps[k].borrowed = true;
+	for (uint32_t k = 0; k < nc; k++) {
+		if (alloc_borrow(mm, root, hosts, nh, &cand[k])) {
+			p->reused = size_add(p->reused, cand[k].bytes);
+			in_heap[cand[k].id] = 0;
 		}
 	}
 	free(root);
-	p->heap = alloc_heap(mm, temps, nt, w);
+	free(cand);
+	p->heap = alloc_heap(mm, in_heap, nt, max, w);
 	for (uint32_t k = 0; k < nh; k++)
 		free(hosts[k].run);
 	free(hosts);
-	free(temps);
+	free(in_heap);
 }
 
 static uint64_t alloc_total(const struct alloc_parts *p, uint64_t extra)
