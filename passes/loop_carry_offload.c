@@ -119,7 +119,7 @@ static const struct hlo_instr *lco_outside(const struct hlo_instr *x)
 {
 	if (!x || x->op != OP_PARAMETER || x->comp->is_entry || x->comp->ncallers != 1)
 		return NULL;
-	const struct hlo_instr *f = x->comp->callers[0];
+	const struct hlo_instr *f = ir_comp_caller(x->comp, 0);
 	if (f->op != OP_FUSION || x->number < 0 || (uint64_t)x->number >= f->noperands)
 		return NULL;
 	return ir_operands(f)[x->number].instr;

@@ -269,11 +269,19 @@ static void build_comp_name(struct build_ctx *ctx, struct hlo_comp *c, struct sp
 	c->name_len = span_len(n);
 }
 
+/* A computation's span and signature are lengths of 32 bits or fewer (struct hlo_comp). */
+static bool build_comp_fits(struct build_ctx *ctx, struct span sp, uint64_t len, uint64_t max, const char *what)
+{
+	if (len <= max)
+		return true;
+	build_error(ctx, span_make(sp.start, sp.start), "%s longer than %llu bytes", what, (unsigned long long)max);
+	return false;
+}
+
 static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 {
 	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
 	c->module = ctx->module;   /* ir_name reads the source through it */
-	c->sig = span_none();
 	return c;
 }
 
@@ -285,10 +293,12 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 	build_current_module(ctx, name_sp);
 	struct hlo_comp *c = build_new_comp(ctx);
 	build_comp_name(ctx, c, name_sp);
-	c->span.start = name_sp.start;
 	c->is_entry = entry;
-	c->has_signature = !span_is_none(sig);
-	c->sig = sig;
+	if (!span_is_none(sig) && build_comp_fits(ctx, sig, sig.end - c->name_off, UINT32_MAX, "signature")) {
+		c->has_signature = true;
+		c->sig_off = (uint32_t)(sig.start - c->name_off);
+		c->sig_len = (uint32_t)span_len(sig);
+	}
 	c->sig_result = result;
 	ctx->sig.len = sig_mark;
 	ctx->pending = c;
@@ -333,8 +343,8 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 	if (!c->root && c->ninstrs)
 		c->root = c->instrs[c->ninstrs - 1];
 	if (c->inline_body) {
-		c->span = sp;
 		c->name_off = sp.start;
+		c->span_len = build_comp_fits(ctx, sp, span_len(sp), UINT32_MAX, "computation") ? (uint32_t)span_len(sp) : 0;
 	}
 	*(struct hlo_comp **)build_vec_push(&ctx->comps, sizeof c) = c;
 	if (ctx->body_done)
@@ -348,17 +358,16 @@ void build_comp_end(struct build_ctx *ctx, struct hlo_comp *head, struct hlo_com
 	(void)head;
 	if (!build_ir(ctx) || !body)
 		return;
-	body->span = sp;
-	/* The end of sp: "}, execution_thread=\"main\"". */
-	if (!span_is_none(exec_thread)) {
-		if (exec_thread.start > sp.end || sp.end - exec_thread.start > UINT32_MAX ||
-		    !span_len(exec_thread) || span_len(exec_thread) > UINT32_MAX) {
-			build_error(ctx, exec_thread, "execution_thread value longer than 4 GiB");
-			return;
-		}
-		body->exec_back = (uint32_t)(sp.end - exec_thread.start);
-		body->exec_len = (uint32_t)span_len(exec_thread);
-	}
+	/* sp: from ENTRY or the name on (build_comp_name), to "}" or to
+	 * "}, execution_thread=\"main\"". */
+	uint64_t back = body->name_off - body->name_pct - sp.start;
+	if (!build_comp_fits(ctx, sp, span_len(sp), UINT32_MAX, "computation") ||
+	    !build_comp_fits(ctx, sp, back, IR_COMP_BACK_MAX, "text between ENTRY and the name"))
+		return;
+	body->span_back = (uint32_t)back;
+	body->span_len = (uint32_t)span_len(sp);
+	if (!span_is_none(exec_thread))
+		body->exec_len = (uint32_t)span_len(exec_thread);   /* it ends sp (hlo.y) */
 }
 
 static struct hlo_comp *build_open_comp(struct build_ctx *ctx)

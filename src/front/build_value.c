@@ -107,7 +107,7 @@ struct hlo_value *build_value_body(struct build_ctx *ctx, struct hlo_comp *c, st
 	/* The computation was built by the module parse; find it by position. */
 	for (struct hlo_module *m = ctx->file->modules; m && !v->u.comp; m = m->next)
 		for (uint32_t i = 0; i < m->ncomps; i++)
-			if (m->comps[i]->inline_body && m->comps[i]->span.start == sp.start) {
+			if (m->comps[i]->inline_body && ir_comp_span(m->comps[i]).start == sp.start) {
 				v->u.comp = m->comps[i];
 				break;
 			}

@@ -52,7 +52,7 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 		last = c;
 		/* The names are slices of the text, one per header all over the
 		 * file: copied, so that lookups leave the pages dropped behind. */
-		source_drop(r->f->src, &mark, c->span.start);
+		source_drop(r->f->src, &mark, ir_comp_span(c).start);
 		if (nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true)) {
 			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%.*s'", IR_CNM(c));
 			continue;
@@ -128,7 +128,7 @@ static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
 	uint32_t lo = 0, hi = r->ninline;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t s = r->inline_comps[mid]->span.start;
+		uint64_t s = ir_comp_span(r->inline_comps[mid]).start;
 		if (s == off)
 			return r->inline_comps[mid];
 		if (s < off)
@@ -611,7 +611,7 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
  * undefined ones (and cycles reported as such). */
 static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_comp *c)
 {
-	uint64_t mark = c->span.start;   /* a large computation's text goes as it is bound */
+	uint64_t mark = ir_comp_span(c).start;   /* a large computation's text goes as it is bound */
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *i = c->instrs[k];
 		source_drop(r->f->src, &mark, i->start);
@@ -730,7 +730,7 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	if (c->ninstrs > RESOLVE_LINEAR_MAX)
 		nameidx_init(&sc.names, c->ninstrs);
 	resolve_bind_all(r, &sc, c);
-	uint64_t mark = c->span.start;
+	uint64_t mark = ir_comp_span(c).start;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		source_drop(r->f->src, &mark, c->instrs[k]->start);
 		if (full_instrs)
@@ -769,7 +769,7 @@ bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 	return !r.errors;
 }
 
-/* Callers, counted first so that each list is one arena array. */
+/* Callers, counted first: each computation's are a slice of one array. */
 static void resolve_callers(struct resolve_ctx *r)
 {
 	struct hlo_module *m = r->m;
@@ -779,17 +779,22 @@ static void resolve_callers(struct resolve_ctx *r)
 			for (uint32_t j = 0; j < c->instrs[k]->ncallees; j++)
 				ir_callees(c->instrs[k])[j]->ncallers++;
 	}
+	uint32_t total = 0;
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
-		c->callers = arena_array(&r->f->arena, c->ncallers, sizeof *c->callers);
+		c->callers_at = total;
+		total += c->ncallers;   /* no more than the callees, whose positions are 32-bit */
 		c->ncallers = 0;
 	}
+	m->callers = arena_array(&r->f->arena, total, sizeof *m->callers);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			struct hlo_instr *i = c->instrs[k];
-			for (uint32_t j = 0; j < i->ncallees; j++)
-				ir_callees(i)[j]->callers[ir_callees(i)[j]->ncallers++] = i;
+			for (uint32_t j = 0; j < i->ncallees; j++) {
+				struct hlo_comp *callee = ir_callees(i)[j];
+				m->callers[callee->callers_at + callee->ncallers++] = i;
+			}
 		}
 	}
 }
@@ -817,7 +822,7 @@ static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_
 
 static int resolve_cmp_start(const void *a, const void *b)
 {
-	uint64_t x = (*(struct hlo_comp *const *)a)->span.start, y = (*(struct hlo_comp *const *)b)->span.start;
+	uint64_t x = ir_comp_span(*(struct hlo_comp *const *)a).start, y = ir_comp_span(*(struct hlo_comp *const *)b).start;
 	return x < y ? -1 : x > y;
 }
 
@@ -896,7 +901,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	for (uint32_t k = 0; k < m->ncomps; k++) {
 		resolve_comp(&r, m->comps[k]);
 		/* what the marks inside small computations leave (the serial parse) */
-		source_drop(r.f->src, &r.drop_mark, m->comps[k]->span.start);
+		source_drop(r.f->src, &r.drop_mark, ir_comp_span(m->comps[k]).start);
 	}
 	nameidx_free(&r.comps);
 	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);

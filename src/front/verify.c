@@ -489,7 +489,7 @@ static void verify_async_callers(struct verify_ctx *v, const struct hlo_comp *c)
 {
 	const struct hlo_instr *first = NULL;
 	for (uint32_t k = 0; k < c->ncallers; k++) {
-		const struct hlo_instr *i = c->callers[k];
+		const struct hlo_instr *i = ir_comp_caller(c, k);
 		if (i->op != OP_ASYNC_START || i->async_wrapped != OP_COUNT)
 			continue;
 		if (!first) {
@@ -758,11 +758,11 @@ static unsigned verify_parts_cut(const struct hlo_module *m, struct verify_part 
 {
 	uint64_t total = 0, seen = 0;
 	for (uint32_t c = 0; c < m->ncomps; c++)
-		total += span_len(m->comps[c]->span);
+		total += span_len(ir_comp_span(m->comps[c]));
 	unsigned np = 0;
 	uint32_t from = 0;
 	for (uint32_t c = 0; c < m->ncomps && np + 1 < n; c++) {
-		seen += span_len(m->comps[c]->span);
+		seen += span_len(ir_comp_span(m->comps[c]));
 		if (seen * n >= total * (np + 1)) {
 			p[np].from = from;
 			p[np++].to = from = c + 1;
@@ -791,7 +791,7 @@ static bool verify_comps_parallel(struct hlo_module *m)
 		p[k].file.names = intern_new();
 		diag_init(&p[k].d, NULL, 1);
 		p[k].v = (struct verify_ctx){ .m = m, .f = &p[k].file, .d = &p[k].d,
-					       .drop_mark = m->comps[p[k].from]->span.start };
+					       .drop_mark = ir_comp_span(m->comps[p[k].from]).start };
 		arena_init(&p[k].v.scratch);
 	}
 	for (unsigned k = 1; k < np; k++)

@@ -110,7 +110,7 @@ static bool ir_walk_comp_at(struct hlo_comp *c, const struct ir_visitor *v, void
 
 bool ir_walk_comp(struct hlo_comp *c, const struct ir_visitor *v, void *ctx)
 {
-	uint64_t mark = c->span.start;
+	uint64_t mark = ir_comp_span(c).start;
 	return ir_walk_comp_at(c, v, ctx, &mark);
 }
 
@@ -187,7 +187,7 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key)
 	}
 	for (uint32_t k = 0; k < i->ncallees; k++) {
 		struct hlo_comp *c = ir_callees(i)[k];
-		if (c->inline_body ? c->span.start == a->value_off : (ir_comp_name_len(c) == n && !memcmp(ir_comp_name(c), p, n)))
+		if (c->inline_body ? ir_comp_span(c).start == a->value_off : (ir_comp_name_len(c) == n && !memcmp(ir_comp_name(c), p, n)))
 			return c;
 	}
 	return NULL;

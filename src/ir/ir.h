@@ -306,35 +306,54 @@ struct hlo_comp {
 	uint32_t index;             /* position in module->comps */
 	uint32_t ninstrs;
 	uint32_t nparams;
-	uint32_t ncallers;
-	struct span span;           /* name to closing brace */
+	uint32_t ncallers;          /* module->callers from callers_at (ir_comp_caller) */
 	uint64_t name_off : 40;     /* the name in the source, without '%' or ':' (ir_comp_name) */
 	uint64_t name_len : 22;     /* longer names are refused (build.c) */
 	uint64_t name_pct : 1;      /* written with '%' */
 	uint64_t name_colon : 1;    /* written with ':' */
+	uint32_t span_len;          /* ir_comp_span: its length */
+	uint32_t sig_off, sig_len;  /* ir_comp_sig: "(name: shape, ...) -> shape", from name_off */
+	uint32_t exec_len;          /* ", execution_thread=..." value, which ends the span
+				     * (ir_comp_exec_thread); 0: none */
+	uint32_t span_back : 28;    /* the span's start before the name's: "ENTRY %main" */
+	uint32_t is_entry : 1;      /* marked ENTRY, or the entry by default */
+	uint32_t has_signature : 1;
+	uint32_t inline_body : 1;   /* written inline as an attribute value */
+	uint32_t names_resolved : 1; /* resolve_names already bound its instructions' names */
+	uint32_t callers_at;
 	struct hlo_module *module;
 	struct hlo_instr **instrs;  /* program order (the schedule when scheduled) */
 	struct hlo_instr *root;
 	struct hlo_instr **params;  /* by parameter number (NULL holes are errors) */
-	struct hlo_instr **callers;
 	uint32_t *users;            /* its instructions' users, positions in instrs (ir_user) */
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
-	struct span sig;            /* "(name: shape, ...) -> shape", or none */
-	uint32_t exec_back, exec_len; /* ", execution_thread=..." value, the end of span: how far
-				       * before span.end it starts, its length (0: none;
-				       * ir_comp_exec_thread) */
-	bool is_entry;              /* marked ENTRY, or the entry by default */
-	bool has_signature;
-	bool inline_body;           /* written inline as an attribute value */
-	bool names_resolved;        /* resolve_names already bound its instructions' names */
 };
+/* 96 bytes: a dump has a computation for every fusion (46,499 in the
+ * bench module).  Spans are lengths from the name, callers a slice of one
+ * module-wide array. */
+_Static_assert(sizeof(struct hlo_comp) == 96, "struct hlo_comp is 96 bytes");
 
+#define IR_COMP_BACK_MAX ((1u << 28) - 1)
+/* From ENTRY or the name (its '%' included; an inline body's '{') to the
+ * closing brace, or to the execution_thread value after it.  Until the
+ * closing brace is built: the name's start, empty. */
+static inline struct span ir_comp_span(const struct hlo_comp *c)
+{
+	uint64_t start = c->name_off - (c->inline_body ? 0 : c->name_pct) - c->span_back;
+	return span_make(start, start + c->span_len);
+}
+/* The signature as written, or span_none(). */
+static inline struct span ir_comp_sig(const struct hlo_comp *c)
+{
+	return c->has_signature ? span_make(c->name_off + c->sig_off, c->name_off + c->sig_off + c->sig_len)
+				: span_none();
+}
 #define IR_COMP_NAME_MAX ((1u << 22) - 1)
 /* The execution_thread value written after c's body, or span_none(). */
 static inline struct span ir_comp_exec_thread(const struct hlo_comp *c)
 {
-	return c->exec_len ? span_make(c->span.end - c->exec_back, c->span.end - c->exec_back + c->exec_len)
-			   : span_none();
+	uint64_t end = ir_comp_span(c).end;
+	return c->exec_len ? span_make(end - c->exec_len, end) : span_none();
 }
 /* The name as written, for diagnostics; an inline body's is its '{'. */
 static inline struct span ir_comp_name_span(const struct hlo_comp *c)
@@ -390,6 +409,7 @@ struct hlo_module {
 	struct hlo_comp *entry;
 	struct hlo_module *next;
 	struct hlo_comp **callees;  /* every instruction's callees (ir_callees), from resolve */
+	struct hlo_instr **callers; /* every computation's callers (ir_comp_caller), from resolve */
 	uint32_t ninstrs_total;
 	bool valid;                 /* parsed, resolved and verified without error */
 };
@@ -433,6 +453,11 @@ static inline struct hlo_comp **ir_callees(const struct hlo_instr *i)
 {
 	struct hlo_comp **c = i->comp->module->callees;
 	return c ? c + i->callees_at : NULL;
+}
+/* The k-th of the ncallers instructions that call c, in module order. */
+static inline struct hlo_instr *ir_comp_caller(const struct hlo_comp *c, uint32_t k)
+{
+	return c->module->callers[c->callers_at + k];
 }
 
 /* ---- Walker ---- */

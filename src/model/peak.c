@@ -66,7 +66,7 @@ void peak_init(struct peak_set *p, const struct mem_model *mm)
 			break;
 		const struct hlo_instr *up = NULL;
 		for (uint32_t k = 0; k < c->ncallers && !up; k++) {
-			const struct hlo_instr *x = c->callers[k];
+			const struct hlo_instr *x = ir_comp_caller(c, k);
 			if (peak_calls_into(x) && x->comp && analysed[x->comp->index])
 				up = x;
 		}

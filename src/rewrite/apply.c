@@ -268,7 +268,7 @@ static void apply_flow_callers(struct apply_flow *fl, const struct hlo_instr *i,
 {
 	const struct hlo_comp *c = i->comp;
 	for (uint32_t k = 0; k < c->ncallers; k++) {
-		struct hlo_instr *u = c->callers[k];
+		struct hlo_instr *u = ir_comp_caller(c, k);
 		bool single = (u->op == OP_CALL || u->op == OP_FUSION) && u->ncallees == 1;
 		if (param) {
 			if (u->op == OP_WHILE)
@@ -487,7 +487,7 @@ static bool apply_space_pos(const struct apply_space_req *rq, const struct hlo_i
 	bool ok = apply_space_at(rq, sp, false, 0, i->shape, l, i, what, true, true);
 	/* Signatures: the parameter's and the root's shape, when written
 	 * with layouts. */
-	struct span sig = i->comp->inline_body ? span_none() : i->comp->sig;
+	struct span sig = i->comp->inline_body ? span_none() : ir_comp_sig(i->comp);
 	if (ok && !span_is_none(sig) && i->op == OP_PARAMETER && i->number >= 0)
 		ok = apply_space_at(rq, sig, true, i->number, i->shape, l, i, "a signature", false, false);
 	if (ok && !span_is_none(sig) && i == i->comp->root)
@@ -872,7 +872,7 @@ static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm
 	char what[160];
 	snprintf(what, sizeof what, "%%%.*s", (int)(ir_name_len(p) > 120 ? 120 : ir_name_len(p)), ir_name(p));
 	bool ok = apply_space_at(rq, ir_instr_shape_text(p), false, 0, p->shape, 0, p, what, true, true);
-	struct span sig = p->comp->sig;
+	struct span sig = ir_comp_sig(p->comp);
 	if (ok && !span_is_none(sig) && p->number >= 0)
 		ok = apply_space_at(rq, sig, true, p->number, p->shape, 0, p, "a signature", false, false);
 	/* Its entry_computation_layout entry, as apply_space writes an escape. */

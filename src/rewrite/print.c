@@ -375,7 +375,7 @@ static void print_signature(struct print_ctx *p, struct hlo_comp *c)
 static bool print_is_fusion_comp(const struct hlo_comp *c)
 {
 	for (uint32_t k = 0; k < c->ncallers; k++)
-		if (c->callers[k]->op == OP_FUSION)
+		if (ir_comp_caller(c, k)->op == OP_FUSION)
 			return true;
 	return false;
 }
