@@ -139,6 +139,21 @@ static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
 	return NULL;
 }
 
+/* The common case of a callee attribute, one name
+ * (calls=%fused_computation.12), read without running the value grammar. */
+static bool resolve_callee_name(const struct resolve_ctx *r, const struct hlo_attr *a, const char **name,
+				size_t *len)
+{
+	const char *t = r->f->src->buf + a->value_off;
+	size_t n = a->value_len, e = t[0] == '%';
+	while (e < n && ((t[e] >= 'a' && t[e] <= 'z') || (t[e] >= 'A' && t[e] <= 'Z') ||
+			 (t[e] >= '0' && t[e] <= '9') || t[e] == '_' || t[e] == '.' || t[e] == '-'))
+		e++;
+	*name = t + (t[0] == '%');
+	*len = n - (size_t)(t[0] == '%');
+	return e == n && *len;
+}
+
 static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 {
 	if (i->xflags & IR_LIT_INLINE)   /* a constant calls nothing (verify says so) */
@@ -158,16 +173,10 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 			resolve_push(&out, body);
 			continue;
 		}
-		/* The common case, one name (calls=%fused_computation.12), without
-		 * running the value grammar. */
-		const char *t = r->f->src->buf + a->value_off;
-		size_t n = a->value_len, e = t[0] == '%';
-		while (e < n && ((t[e] >= 'a' && t[e] <= 'z') || (t[e] >= 'A' && t[e] <= 'Z') ||
-				 (t[e] >= '0' && t[e] <= '9') || t[e] == '_' || t[e] == '.' || t[e] == '-'))
-			e++;
-		if (e == n && n > (size_t)(t[0] == '%')) {
-			size_t skip = t[0] == '%';
-			struct hlo_comp *c = nameidx_get(&r->comps, t + skip, n - skip);
+		const char *name;
+		size_t len;
+		if (resolve_callee_name(r, a, &name, &len)) {
+			struct hlo_comp *c = nameidx_get(&r->comps, name, len);
 			if (c) {
 				resolve_push(&out, c);
 				continue;
@@ -609,11 +618,18 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
 
 /* Binds every name of c first so forward references can be told from
  * undefined ones (and cycles reported as such). */
+/* How many instructions ahead the names a large computation's index will
+ * be asked for are prefetched (nameidx_prefetch). */
+#define RESOLVE_AHEAD 24
+
 static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_comp *c)
 {
 	uint64_t mark = ir_comp_span(c).start;   /* a large computation's text goes as it is bound */
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr *i = c->instrs[k];
+		if (sc->names.slots && k + RESOLVE_AHEAD < c->ninstrs)
+			nameidx_prefetch(&sc->names, ir_name(c->instrs[k + RESOLVE_AHEAD]),
+					 ir_name_len(c->instrs[k + RESOLVE_AHEAD]));
 		source_drop(r->f->src, &mark, i->start);
 		i->comp = c;
 		if (!resolve_bind(sc, i, k))
@@ -720,6 +736,13 @@ static void resolve_users(struct resolve_ctx *r, struct hlo_comp *c)
 	}
 }
 
+static void resolve_prefetch_operands(struct resolve_scope *sc, const struct hlo_instr *i)
+{
+	for (uint32_t j = 0; j < i->noperands; j++)
+		if (!ir_operands(i)[j].instr)
+			nameidx_prefetch(&sc->names, sc->src + ir_operands(i)[j].off, ir_operands(i)[j].len);
+}
+
 /* Resolves c: its names (unless resolve_names did), then per instruction
  * in order; with full_instrs, all of resolve_instr, else only the names;
  * then its users. */
@@ -733,6 +756,8 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	uint64_t mark = ir_comp_span(c).start;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		source_drop(r->f->src, &mark, c->instrs[k]->start);
+		if (sc.names.slots && k + RESOLVE_AHEAD < c->ninstrs)
+			resolve_prefetch_operands(&sc, c->instrs[k + RESOLVE_AHEAD]);
 		if (full_instrs)
 			resolve_instr(r, &sc, c->instrs[k], &made);
 		else

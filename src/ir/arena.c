@@ -4,6 +4,7 @@
  * HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
  * tests can prove that out of memory ends in one clean message. */
 #include "arena.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 struct arena_block {
 	struct arena_block *prev;
 	size_t size, used;
+	bool huge;                   /* from xmalloc_huge: freed with arena_block_free's accounting */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -69,6 +71,23 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, n * size);
 }
 
+/* Huge pages only while the process holds less than this many bytes of
+ * them (HLO_HUGE_MB, default 128 MiB): a fault of a fresh huge page costs
+ * more the more of them a process takes (the kernel compacts memory for
+ * them; on this VM, 750 MB took 0.8 to 1.4 s to fault in huge and 0.25 s
+ * small, 75 MB 0.010 s huge and 0.026 s small: docs/bench.md "Scaling"). */
+static _Atomic size_t arena_huge_live;
+
+static size_t arena_huge_budget(void)
+{
+	static _Atomic size_t budget = SIZE_MAX;
+	if (budget == SIZE_MAX) {
+		const char *e = getenv("HLO_HUGE_MB");
+		budget = (size_t)(e && *e ? strtoull(e, NULL, 10) : 128) << 20;
+	}
+	return budget;
+}
+
 void *xmalloc_huge(size_t n)
 {
 	const size_t huge = (size_t)2 << 20;
@@ -77,8 +96,16 @@ void *xmalloc_huge(size_t n)
 	void *p = NULL;
 	if (check_fail() || posix_memalign(&p, huge, n) != 0)
 		fatal_out_of_memory();
-	madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it (or THP) the pages are small */
+	if ((arena_huge_live += n) <= arena_huge_budget())
+		madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it (or THP) the pages are small */
 	return p;
+}
+
+void xfree_huge(void *p, size_t n)
+{
+	if (p && n >= ((size_t)2 << 20))
+		arena_huge_live -= n;
+	free(p);
 }
 
 char *xstrdup(const char *s)
@@ -93,12 +120,20 @@ void arena_init(struct arena *a)
 	a->total = 0;
 }
 
+static void arena_block_free(struct arena_block *b)
+{
+	if (b->huge)
+		xfree_huge(b, sizeof *b + b->size);
+	else
+		free(b);
+}
+
 void arena_free(struct arena *a)
 {
 	struct arena_block *b = a->head, *prev;
 	for (; b; b = prev) {
 		prev = b->prev;
-		free(b);
+		arena_block_free(b);
 	}
 	a->head = NULL;
 	a->total = 0;
@@ -129,6 +164,7 @@ static struct arena_block *arena_grow(struct arena *a, size_t need)
 	if (size < need)
 		size = need;
 	struct arena_block *b = xmalloc_huge(sizeof *b + size);
+	b->huge = true;
 	b->prev = a->head;
 	b->size = size;
 	b->used = 0;
@@ -193,6 +229,7 @@ void *arena_vec_grow(void *p, size_t n, size_t size)
 		fatal_out_of_memory();
 	struct arena_block *b = xrealloc(arena_vec_block(p), sizeof *b + n * size);
 	b->size = n * size;
+	b->huge = false;
 	return b->data;
 }
 
@@ -230,7 +267,7 @@ void arena_release(struct arena *a, struct arena_mark m)
 	while (a->head && a->head != m.block) {
 		struct arena_block *prev = a->head->prev;
 		a->total -= a->head->size;
-		free(a->head);
+		arena_block_free(a->head);
 		a->head = prev;
 	}
 	if (a->head)

@@ -46,9 +46,11 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
-/* xmalloc for large buffers (the source, arena blocks): 2 MiB aligned and
- * marked for transparent huge pages, so filling it takes 512 times fewer
- * page faults and walking it fewer TLB misses.  Freed with free(). */
+/* xmalloc for arena blocks: 2 MiB and larger ones are 2 MiB aligned and,
+ * while the process holds less than HLO_HUGE_MB (128) MiB of them, marked
+ * for transparent huge pages, so filling them takes 512 times fewer page
+ * faults and walking them fewer TLB misses.  Freed with xfree_huge. */
 void *xmalloc_huge(size_t n);
+void xfree_huge(void *p, size_t n);
 _Noreturn void fatal_out_of_memory(void);
 #endif

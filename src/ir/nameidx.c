@@ -13,11 +13,18 @@ struct nameidx_slot {
 	uint32_t hash, len;
 };
 
+/* Where the probe for hash h starts: h scaled to [0, cap), so any
+ * capacity will do. */
+static uint32_t nameidx_home(const struct nameidx *x, uint32_t h)
+{
+	return (uint32_t)(((uint64_t)h * x->cap) >> 32);
+}
+
 /* The slot of name[0..len) with hash h: its own, or the empty one where it
- * goes.  h is scaled to [0, cap), so any capacity will do. */
+ * goes. */
 static struct nameidx_slot *nameidx_slot(const struct nameidx *x, const char *name, size_t len, uint32_t h)
 {
-	for (uint32_t k = (uint32_t)(((uint64_t)h * x->cap) >> 32);; k = k + 1 < x->cap ? k + 1 : 0) {
+	for (uint32_t k = nameidx_home(x, h);; k = k + 1 < x->cap ? k + 1 : 0) {
 		struct nameidx_slot *s = &x->slots[k];
 		if (!s->name || (s->hash == h && s->len == len && !memcmp(s->name, name, len)))
 			return s;
@@ -79,4 +86,10 @@ void *nameidx_get(const struct nameidx *x, const char *name, size_t len)
 		return NULL;
 	const struct nameidx_slot *s = nameidx_slot(x, name, len, intern_hash_bytes(name, len));
 	return s->name ? s->p : NULL;
+}
+
+void nameidx_prefetch(const struct nameidx *x, const char *name, size_t len)
+{
+	if (x->slots && len <= UINT32_MAX)
+		__builtin_prefetch(&x->slots[nameidx_home(x, intern_hash_bytes(name, len))]);
 }

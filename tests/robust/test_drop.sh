@@ -65,6 +65,11 @@ for how in "-j 1" "-j 2"; do
 	[ "${most:-x}" -ge 0 ] 2>/dev/null && [ "$most" -le $((all / 4)) ] ||
 		fail "check $how: ${most:-?} KiB of ${all:-?} resident at a drop (at most a quarter)"
 done
+# Its arena grows blocks of 2 MiB and more (xmalloc_huge): with no huge
+# pages, or huge pages for the first 2 MiB only, nothing but speed changes.
+base "HLO_HUGE_MB=100000" check --no-config --format json -j 2 "$tmp/spread.hlo"
+agree "HLO_HUGE_MB=0" check --no-config --format json -j 2 "$tmp/spread.hlo"
+agree "HLO_HUGE_MB=2" check --no-config --format json -j 1 "$tmp/spread.hlo"
 
 if [ -d ../shared/corpora/real ]; then
 	for f in $(find ../shared/corpora/real -type f \( -name '*.txt' -o -name '*.hlo' \) | sort); do
