@@ -102,7 +102,11 @@ static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, con
 static bool alloc_host_free(const struct mem_model *mm, const uint32_t *root, const struct alloc_host *h,
 			    const struct mem_buffer *t)
 {
-	uint32_t lo = 0, hi = h->nrun;
+	/* More than ALLOC_DEPTH runs after t's end: the one that many from
+	 * the end starts after it.  Else only the last ones need a search. */
+	uint32_t lo = h->nrun > ALLOC_DEPTH ? h->nrun - ALLOC_DEPTH : 0, hi = h->nrun;
+	if (lo && h->run[lo - 1].from > t->gown)
+		return false;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (h->run[mid].from <= t->gown)
@@ -110,8 +114,6 @@ static bool alloc_host_free(const struct mem_model *mm, const uint32_t *root, co
 		else
 			hi = mid;
 	}
-	if (h->nrun - lo > ALLOC_DEPTH)
-		return false;
 	for (uint32_t k = lo; k > 0 && h->run[k - 1].to >= t->gdef; k--) {
 		const struct alloc_run *r = &h->run[k - 1];
 		bool before = r->to == t->gdef && r->from < t->gdef && alloc_in_place(mm, root, t->def, r->b);
@@ -191,31 +193,52 @@ static bool alloc_temp_before(const struct alloc_temp *a, const struct alloc_tem
 	return a->gdef != b->gdef ? a->gdef < b->gdef : a->id < b->id;
 }
 
-static void alloc_temp_sift(struct alloc_temp *t, uint32_t at, uint32_t n)
+static void alloc_temp_swap(struct alloc_temp *a, struct alloc_temp *b)
 {
-	for (uint32_t c; (c = 2 * at + 1) < n; at = c) {
-		if (c + 1 < n && alloc_temp_before(&t[c], &t[c + 1]))
-			c++;
-		if (!alloc_temp_before(&t[at], &t[c]))
-			return;
-		struct alloc_temp x = t[at];
-		t[at] = t[c];
-		t[c] = x;
-	}
+	struct alloc_temp x = *a;
+	*a = *b;
+	*b = x;
 }
 
-/* A heap sort, in place: qsort would malloc a copy of the array at the
- * memory model's peak (a temporary per buffer of the module). */
+/* A quicksort in place (median of three; the smaller side recursed, the
+ * larger looped, so the stack stays logarithmic): qsort would malloc a
+ * copy of the array at the memory model's peak, and a heap sort misses
+ * the caches on a large module.  The keys are distinct (ids), so any
+ * correct sort gives the one order. */
 static void alloc_temp_sort(struct alloc_temp *t, uint32_t n)
 {
-	for (uint32_t k = n / 2; k-- > 0;)
-		alloc_temp_sift(t, k, n);
-	for (uint32_t k = n; k-- > 1;) {
-		struct alloc_temp x = t[0];
-		t[0] = t[k];
-		t[k] = x;
-		alloc_temp_sift(t, 0, k);
+	while (n > 16) {
+		uint32_t m = n / 2;
+		if (alloc_temp_before(&t[m], &t[0]))
+			alloc_temp_swap(&t[m], &t[0]);
+		if (alloc_temp_before(&t[n - 1], &t[m]))
+			alloc_temp_swap(&t[n - 1], &t[m]);
+		if (alloc_temp_before(&t[m], &t[0]))
+			alloc_temp_swap(&t[m], &t[0]);
+		struct alloc_temp pivot = t[m];
+		uint32_t i = 0, j = n - 1;
+		for (;;) {   /* Hoare: t[0] <= pivot <= t[n - 1] stop both scans */
+			while (alloc_temp_before(&t[i], &pivot))
+				i++;
+			while (alloc_temp_before(&pivot, &t[j]))
+				j--;
+			if (i >= j)
+				break;
+			alloc_temp_swap(&t[i++], &t[j--]);
+		}
+		uint32_t left = j + 1;   /* t[0..j] <= pivot <= t[j+1..n) */
+		if (left < n - left) {
+			alloc_temp_sort(t, left);
+			t += left;
+			n -= left;
+		} else {
+			alloc_temp_sort(t + left, n - left);
+			n = left;
+		}
 	}
+	for (uint32_t k = 1; k < n; k++)
+		for (uint32_t j = k; j > 0 && alloc_temp_before(&t[j], &t[j - 1]); j--)
+			alloc_temp_swap(&t[j], &t[j - 1]);
 }
 
 /* The first host (smallest, newest) that fits t and is free over its live
