@@ -743,6 +743,11 @@ static void resolve_prefetch_operands(struct resolve_scope *sc, const struct hlo
 			nameidx_prefetch(&sc->names, sc->src + ir_operands(i)[j].off, ir_operands(i)[j].len);
 }
 
+static bool resolve_root_updates(const struct hlo_instr *i)
+{
+	return i && (i->op == OP_DYNAMIC_UPDATE_SLICE || i->op == OP_SCATTER);
+}
+
 /* Resolves c: its names (unless resolve_names did), then per instruction
  * in order; with full_instrs, all of resolve_instr, else only the names;
  * then its users. */
@@ -769,6 +774,9 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 	if (sc.names.slots)
 		nameidx_free(&sc.names);
 	resolve_users(r, c);
+	c->root_updates = resolve_root_updates(c->root);
+	for (uint32_t k = 0; c->root && c->root->op == OP_TUPLE && k < c->root->noperands; k++)
+		c->root_updates |= resolve_root_updates(ir_operands(c->root)[k].instr);
 }
 
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
@@ -819,6 +827,8 @@ static void resolve_callers(struct resolve_ctx *r)
 			for (uint32_t j = 0; j < i->ncallees; j++) {
 				struct hlo_comp *callee = ir_callees(i)[j];
 				m->callers[callee->callers_at + callee->ncallers++] = i;
+				if (callee->root_updates && i->op != OP_CONSTANT)
+					i->xflags |= IR_CALLS_UPDATE;
 			}
 		}
 	}

@@ -181,6 +181,8 @@ enum instr_xflag {
 	IR_LIT_INLINE = 2,    /* a constant's literal: lit_len, and bits 2-7 the blanks
 			       * between opcode and "(" (ir_instr_literal) */
 	IR_LIT_GAP_SHIFT = 2,
+	IR_CALLS_UPDATE = 4,  /* not a constant: a callee's root_updates, so that the memory
+			       * model need not read every fused computation's root */
 };
 #define IR_LIT_GAP_MAX 63u
 
@@ -315,7 +317,9 @@ struct hlo_comp {
 	uint32_t sig_off, sig_len;  /* ir_comp_sig: "(name: shape, ...) -> shape", from name_off */
 	uint32_t exec_len;          /* ", execution_thread=..." value, which ends the span
 				     * (ir_comp_exec_thread); 0: none */
-	uint32_t span_back : 28;    /* the span's start before the name's: "ENTRY %main" */
+	uint32_t span_back : 27;    /* the span's start before the name's: "ENTRY %main" */
+	uint32_t root_updates : 1;  /* its root is a dynamic-update-slice or scatter, or a tuple
+				     * of one (resolve; a fusion calling it gets IR_CALLS_UPDATE) */
 	uint32_t is_entry : 1;      /* marked ENTRY, or the entry by default */
 	uint32_t has_signature : 1;
 	uint32_t inline_body : 1;   /* written inline as an attribute value */
@@ -333,7 +337,7 @@ struct hlo_comp {
  * module-wide array. */
 _Static_assert(sizeof(struct hlo_comp) == 96, "struct hlo_comp is 96 bytes");
 
-#define IR_COMP_BACK_MAX ((1u << 28) - 1)
+#define IR_COMP_BACK_MAX ((1u << 27) - 1)
 /* From ENTRY or the name (its '%' included; an inline body's '{') to the
  * closing brace, or to the execution_thread value after it.  Until the
  * closing brace is built: the name's start, empty. */

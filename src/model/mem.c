@@ -533,7 +533,7 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 		uint32_t nin = (i->noperands - 1) / 2;
 		for (uint32_t k = 0; k < nin && k < nl; k++)
 			mem_candidate(x, pos, base + k, ir_operands(i)[k].instr, false);
-	} else if (i->op == OP_FUSION && i->ncallees) {
+	} else if (i->op == OP_FUSION && i->ncallees && (i->xflags & IR_CALLS_UPDATE)) {
 		const struct hlo_instr *root = ir_callees(i)[0]->root;
 		if (root && root->op == OP_TUPLE) {
 			for (uint32_t e = 0; e < root->noperands && e < nl; e++) {
