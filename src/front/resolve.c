@@ -616,12 +616,12 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
 		c->instrs[k]->index = k;
 }
 
-/* Binds every name of c first so forward references can be told from
- * undefined ones (and cycles reported as such). */
 /* How many instructions ahead the names a large computation's index will
  * be asked for are prefetched (nameidx_prefetch). */
 #define RESOLVE_AHEAD 24
 
+/* Binds every name of c first so forward references can be told from
+ * undefined ones (and cycles reported as such). */
 static void resolve_bind_all(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_comp *c)
 {
 	uint64_t mark = ir_comp_span(c).start;   /* a large computation's text goes as it is bound */

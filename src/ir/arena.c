@@ -72,10 +72,10 @@ void *xreallocarray(void *p, size_t n, size_t size)
 }
 
 /* Huge pages only while the process holds less than this many bytes of
- * them (HLO_HUGE_MB, default 128 MiB): a fault of a fresh huge page costs
- * more the more of them a process takes (the kernel compacts memory for
- * them; on this VM, 750 MB took 0.8 to 1.4 s to fault in huge and 0.25 s
- * small, 75 MB 0.010 s huge and 0.026 s small: docs/bench.md "Scaling"). */
+ * them (HLO_HUGE_MB, default 128 MiB): memory the machine has not used
+ * lately is slow to fault in, huge pages far more than small ones (on the
+ * bench VM 750 MB took 0.8 to 1.4 s huge and 0.25 s small, 75 MB 0.010 s
+ * huge and 0.026 s small: docs/bench.md "Scaling"). */
 static _Atomic size_t arena_huge_live;
 
 static size_t arena_huge_budget(void)
@@ -83,7 +83,8 @@ static size_t arena_huge_budget(void)
 	static _Atomic size_t budget = SIZE_MAX;
 	if (budget == SIZE_MAX) {
 		const char *e = getenv("HLO_HUGE_MB");
-		budget = (size_t)(e && *e ? strtoull(e, NULL, 10) : 128) << 20;
+		unsigned long long mb = e && *e ? strtoull(e, NULL, 10) : 128;
+		budget = mb < (SIZE_MAX >> 20) ? (size_t)mb << 20 : SIZE_MAX - 1;
 	}
 	return budget;
 }
