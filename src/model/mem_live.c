@@ -286,16 +286,24 @@ static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *
 }
 
 /* Figure k of c at every step into x->delta[0..n): its buffers' live
- * ranges summed with a difference array. */
-static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_comp *cs,
-	enum mem_figure k, uint32_t sh)
+ * ranges summed with a difference array.  Returns the figures any of
+ * them adds to (1 << figure): the first sweep's answer spares the others
+ * a walk over the buffers that would add nothing (most modules have no
+ * host or other memory). */
+static unsigned mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_comp *cs,
+	enum mem_figure k, uint32_t sh, unsigned used)
 {
 	uint32_t n = c->ninstrs;
 	int64_t *d = x->delta;
+	unsigned seen = 0;
 	memset(d, 0, ((size_t)n + 1) * sizeof *d);
-	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+	for (uint32_t b = cs->owned; b != NONE && (used >> k & 1); b = x->next[b]) {
 		const struct mem_buffer *bf = &x->bufs[b];
-		uint64_t v = bf->flags & MEM_BUF_MERGED ? 0 : mem_figure_of(bf, k);
+		if (bf->flags & MEM_BUF_MERGED)
+			continue;
+		for (enum mem_figure j = D_DEV; j < D_N && used == ~0u; j++)
+			seen |= (unsigned)(mem_figure_of(bf, j) != 0) << j;
+		uint64_t v = mem_figure_of(bf, k);
 		if (!v)
 			continue;
 		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
@@ -310,6 +318,7 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 		cur += d[p];
 		d[p] = cur;
 	}
+	return used == ~0u ? seen : used;
 }
 
 /* Figure k of c at step p, the callees' peak at a call site included. */
@@ -346,11 +355,12 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 		x->delta = xmalloc(((size_t)n + 1) * sizeof *x->delta);
 	}
 	uint32_t sh = mem_sweep_shift(x, cs), top = 0;
+	unsigned used = ~0u;
 	struct hlo_instr *at;
 	/* The device peak first: the step where it is first reached gives
 	 * the unpadded figure and where the peak is; the others are maxima. */
 	for (enum mem_figure k = D_DEV; k < D_N; k++) {
-		mem_curve(x, c, cs, k, sh);
+		used = mem_curve(x, c, cs, k, sh, used);
 		uint32_t s = fr->site_start;
 		uint64_t *out = mem_peak_figure(pk, k);
 		for (uint32_t p = 0; p < n; p++) {
