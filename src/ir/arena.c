@@ -4,6 +4,7 @@
  * HLO_FAIL_ALLOC_AT=N (debug builds) fails the Nth xmalloc so
  * tests can prove that out of memory ends in one clean message. */
 #include "arena.h"
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -81,12 +82,12 @@ static _Atomic size_t arena_huge_live;
 static size_t arena_huge_budget(void)
 {
 	static _Atomic size_t budget = SIZE_MAX;
-	if (budget == SIZE_MAX) {
+	if (atomic_load(&budget) == SIZE_MAX) {
 		const char *e = getenv("HLO_HUGE_MB");
 		unsigned long long mb = e && *e ? strtoull(e, NULL, 10) : 128;
-		budget = mb < (SIZE_MAX >> 20) ? (size_t)mb << 20 : SIZE_MAX - 1;
+		atomic_store(&budget, mb < (SIZE_MAX >> 20) ? (size_t)mb << 20 : SIZE_MAX - 1);
 	}
-	return budget;
+	return atomic_load(&budget);
 }
 
 void *xmalloc_huge(size_t n)
@@ -97,7 +98,7 @@ void *xmalloc_huge(size_t n)
 	void *p = NULL;
 	if (check_fail() || posix_memalign(&p, huge, n) != 0)
 		fatal_out_of_memory();
-	if ((arena_huge_live += n) <= arena_huge_budget())
+	if (atomic_fetch_add(&arena_huge_live, n) + n <= arena_huge_budget())
 		madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it (or THP) the pages are small */
 	return p;
 }
@@ -105,7 +106,7 @@ void *xmalloc_huge(size_t n)
 void xfree_huge(void *p, size_t n)
 {
 	if (p && n >= ((size_t)2 << 20))
-		arena_huge_live -= n;
+		atomic_fetch_sub(&arena_huge_live, n);
 	free(p);
 }
 
