@@ -24,6 +24,8 @@ struct resolve_ctx {
 	unsigned errors;
 	uint64_t drop_mark;         /* source_drop: the text of instructions resolved */
 	uint32_t ncallees, capcallees;  /* m->callees, grown (arena_vec_grow) as callees are found */
+	struct hlo_instr **caller;  /* caller[e]: the instruction whose callee m->callees[e] is */
+	uint32_t *comp_calls;       /* comp_calls[c->index]: where c's instructions' callees start */
 	struct nameidx comps;       /* the module's computations by name, while resolving */
 };
 
@@ -156,7 +158,8 @@ static bool resolve_callee_name(const struct resolve_ctx *r, const struct hlo_at
 
 static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 {
-	if (i->xflags & IR_LIT_INLINE)   /* a constant calls nothing (verify says so) */
+	/* A constant calls nothing (verify says so). */
+	if ((i->xflags & IR_LIT_INLINE) || !(i->xflags & IR_NAMES_COMPS))
 		return;
 	struct resolve_vec out = { 0 };
 	uint32_t seen = 0;      /* callee attributes so far */
@@ -202,8 +205,11 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 			while (r->ncallees + out.n > r->capcallees)
 				r->capcallees = r->capcallees ? 2 * r->capcallees : 256;
 			m->callees = arena_vec_grow(m->callees, r->capcallees, sizeof *m->callees);
+			r->caller = xreallocarray(r->caller, r->capcallees, sizeof *r->caller);
 		}
 		memcpy(m->callees + r->ncallees, out.p, out.n * sizeof *m->callees);
+		for (uint32_t k = 0; k < out.n; k++)
+			r->caller[r->ncallees + k] = i;
 		i->callees_at = r->ncallees;
 		i->ncallees = (uint16_t)out.n;
 		r->ncallees += out.n;
@@ -802,16 +808,14 @@ bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 	return !r.errors;
 }
 
-/* Callers, counted first: each computation's are a slice of one array. */
+/* Callers, counted first: each computation's are a slice of one array.
+ * The call edges were recorded in module order (m->callees, r->caller),
+ * so no instruction is read but those that call an updating root. */
 static void resolve_callers(struct resolve_ctx *r)
 {
 	struct hlo_module *m = r->m;
-	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
-		struct hlo_comp *c = m->comps[ci];
-		for (uint32_t k = 0; k < c->ninstrs; k++)
-			for (uint32_t j = 0; j < c->instrs[k]->ncallees; j++)
-				ir_callees(c->instrs[k])[j]->ncallers++;
-	}
+	for (uint32_t e = 0; e < r->ncallees; e++)
+		m->callees[e]->ncallers++;
 	uint32_t total = 0;
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		struct hlo_comp *c = m->comps[ci];
@@ -820,17 +824,12 @@ static void resolve_callers(struct resolve_ctx *r)
 		c->ncallers = 0;
 	}
 	m->callers = arena_array(&r->f->arena, total, sizeof *m->callers);
-	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
-		struct hlo_comp *c = m->comps[ci];
-		for (uint32_t k = 0; k < c->ninstrs; k++) {
-			struct hlo_instr *i = c->instrs[k];
-			for (uint32_t j = 0; j < i->ncallees; j++) {
-				struct hlo_comp *callee = ir_callees(i)[j];
-				m->callers[callee->callers_at + callee->ncallers++] = i;
-				if (callee->root_updates && i->op != OP_CONSTANT)
-					i->xflags |= IR_CALLS_UPDATE;
-			}
-		}
+	for (uint32_t e = 0; e < r->ncallees; e++) {
+		struct hlo_comp *callee = m->callees[e];
+		struct hlo_instr *i = r->caller[e];
+		m->callers[callee->callers_at + callee->ncallers++] = i;
+		if (callee->root_updates && i->op != OP_CONSTANT)
+			i->xflags |= IR_CALLS_UPDATE;
 	}
 }
 
@@ -838,18 +837,15 @@ static void resolve_callers(struct resolve_ctx *r)
 static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_t *state)
 {
 	state[c->index] = 1;
-	for (uint32_t k = 0; k < c->ninstrs; k++) {
-		struct hlo_instr *i = c->instrs[k];
-		for (uint32_t j = 0; j < i->ncallees; j++) {
-			struct hlo_comp *t = ir_callees(i)[j];
-			if (state[t->index] == 1) {
-				resolve_error(r, ir_instr_span(i), "computation '%.*s' calls itself through '%.*s' (recursion)",
-					      IR_CNM(t), IR_CNM(c));
-				return true;
-			}
-			if (state[t->index] == 0 && resolve_call_cycle(r, t, state))
-				return true;
+	for (uint32_t e = r->comp_calls[c->index]; e < r->comp_calls[c->index + 1]; e++) {
+		struct hlo_comp *t = r->m->callees[e];
+		if (state[t->index] == 1) {
+			resolve_error(r, ir_instr_span(r->caller[e]),
+				      "computation '%.*s' calls itself through '%.*s' (recursion)", IR_CNM(t), IR_CNM(c));
+			return true;
 		}
+		if (state[t->index] == 0 && resolve_call_cycle(r, t, state))
+			return true;
 	}
 	state[c->index] = 2;
 	return false;
@@ -933,11 +929,14 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	qsort(r.inline_comps, r.ninline, sizeof *r.inline_comps, resolve_cmp_start);
 	nameidx_init(&r.comps, m->ncomps);
 	resolve_bind_comps(&r);
+	r.comp_calls = xmalloc(((size_t)m->ncomps + 1) * sizeof *r.comp_calls);
 	for (uint32_t k = 0; k < m->ncomps; k++) {
+		r.comp_calls[k] = r.ncallees;
 		resolve_comp(&r, m->comps[k]);
 		/* what the marks inside small computations leave (the serial parse) */
 		source_drop(r.f->src, &r.drop_mark, ir_comp_span(m->comps[k]).start);
 	}
+	r.comp_calls[m->ncomps] = r.ncallees;
 	nameidx_free(&r.comps);
 	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);
 	if (!r.errors) {
@@ -949,5 +948,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 		free(state);
 	}
 	free(r.inline_comps);
+	free(r.comp_calls);
+	free(r.caller);
 	arena_free(&r.scratch);
 }

@@ -183,6 +183,8 @@ enum instr_xflag {
 	IR_LIT_GAP_SHIFT = 2,
 	IR_CALLS_UPDATE = 4,  /* not a constant: a callee's root_updates, so that the memory
 			       * model need not read every fused computation's root */
+	IR_NAMES_COMPS = 8,   /* no literal: an attribute names computations (ir_attr_is_callee),
+			       * so that resolve need not read every instruction's attributes */
 };
 #define IR_LIT_GAP_MAX 63u
 
