@@ -4,6 +4,7 @@
  * fragmentation or rematerialize, and never looks inside fusions. */
 #include "mem_int.h"
 #include "alloc.h"
+#include "peak.h"
 #include "sharding.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -863,6 +864,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	arena_free(&x.scratch);
 	arena_free(&x.keep);
 	alloc_pack(mm);
+	peak_build(mm, a);
 	return mm;
 }
 

@@ -89,6 +89,7 @@ struct mem_options {
 };
 
 struct mem_internal;
+struct peak_set;
 
 /* The model's figures in machine output (mem and check JSON), in order:
  * X(field of struct mem_model, which is also the JSON key). */
@@ -136,6 +137,7 @@ struct mem_model {
 	struct hlo_instr *peak_at;    /* innermost instruction at the peak; NULL if nothing is live */
 	uint32_t nbuffers;
 	struct mem_buffer *buffers;   /* definition order; MEM_BUF_MERGED ones own nothing */
+	const struct peak_set *peak;  /* the buffers live at the peak (peak.h), built with the model */
 	uint32_t nanalysed;           /* computations analysed (entry and control flow) */
 	uint32_t nskipped;            /* control-flow computations left out (nesting too deep) */
 	struct mem_internal *in;

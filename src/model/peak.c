@@ -18,11 +18,12 @@ static bool peak_calls_into(const struct hlo_instr *i)
 	return i->op == OP_WHILE || i->op == OP_CONDITIONAL || i->op == OP_CALL;
 }
 
-void peak_init(struct peak_set *p, const struct mem_model *mm)
+void peak_build(struct mem_model *mm, struct arena *a)
 {
-	memset(p, 0, sizeof *p);
+	struct peak_set *p = arena_alloc(a, sizeof *p);
 	p->mm = mm;
-	p->live = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
+	p->live = arena_array(a, mm->nbuffers ? mm->nbuffers : 1, 1);
+	mm->peak = p;
 	const struct hlo_module *m = mm->module;
 	if (!mm->peak_at || !m->ncomps)
 		return;
@@ -95,9 +96,13 @@ void peak_init(struct peak_set *p, const struct mem_model *mm)
 	free(analysed);
 }
 
+void peak_init(struct peak_set *p, const struct mem_model *mm)
+{
+	*p = *mm->peak;
+}
+
 void peak_free(struct peak_set *p)
 {
-	free(p->live);
 	memset(p, 0, sizeof *p);
 }
 

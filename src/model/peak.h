@@ -1,7 +1,8 @@
 /* peak.h - the buffers of a module's memory model live at its estimated
  * peak (the program points from peak_at up through the call sites), so a
- * rule can say how much a fix takes off the peak.  It only reads the model
- * (mem.h); it neither re-runs nor changes it. */
+ * rule can say how much a fix takes off the peak.  Built once with the
+ * model (mem_analyze calls peak_build), which it reads but does not change;
+ * each rule borrows the one set. */
 #ifndef HLO_PEAK_H
 #define HLO_PEAK_H
 #include <stdbool.h>
@@ -15,8 +16,10 @@ struct peak_set {
 	uint32_t nlive;
 };
 
-/* Computes the set (xmalloc'd; peak_free releases it).  Linear in the
- * buffers times the nesting depth of the peak. */
+/* Computes the set into mm->peak, allocated in a (mem_analyze, once:
+ * linear in the buffers times the nesting depth of the peak). */
+void peak_build(struct mem_model *mm, struct arena *a);
+/* The model's set into p (borrowed from mm: peak_free only clears p). */
 void peak_init(struct peak_set *p, const struct mem_model *mm);
 void peak_free(struct peak_set *p);
 
