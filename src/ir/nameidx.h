@@ -11,9 +11,11 @@
 #include "arena.h"
 
 struct nameidx_slot;
+struct nameidx_entry;
 struct nameidx {
 	struct nameidx_slot *slots;  /* NULL until nameidx_init */
-	uint32_t cap, used;
+	struct nameidx_entry *entries; /* the names in the order they were put */
+	uint32_t cap, used, capentries;
 	struct arena text;           /* copied names */
 };
 

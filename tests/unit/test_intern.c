@@ -111,7 +111,7 @@ static void intern_many(void)
 }
 
 /* nameidx: first binding wins, copies outlive the caller's text, borrowed
- * names are used in place, it grows past its first size. */
+ * names are used in place, it grows past its first size (or none). */
 static void nameidx_binds(void)
 {
 	struct nameidx x;
@@ -141,6 +141,13 @@ static void nameidx_binds(void)
 	CHECK(nameidx_get(&x, "", 0) == &objs[2]);
 	nameidx_free(&x);
 	CHECK(x.slots == NULL && nameidx_get(&x, "", 0) == NULL);
+	nameidx_init(&x, 0);   /* sized for nothing: entries and slots both grow */
+	for (int k = 0; k < 100; k++) {
+		int n = snprintf(buf, sizeof buf, "c.%d", k);
+		CHECK(nameidx_put(&x, buf, (size_t)n, &objs[k % 3], true) == NULL);
+	}
+	CHECK(nameidx_get(&x, "c.99", 4) == &objs[0] && nameidx_get(&x, "c.100", 5) == NULL);
+	nameidx_free(&x);
 }
 
 const struct unit_case unit_intern_cases[] = {
