@@ -785,10 +785,27 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 		c->root_updates |= resolve_root_updates(ir_operands(c->root)[k].instr);
 }
 
+/* Starts loading the computation index's slots for i's callee names:
+ * a large module's index is out of the caches (resolve_comp asks
+ * RESOLVE_AHEAD instructions ahead). */
+static void resolve_prefetch_callees(const struct resolve_ctx *r, const struct hlo_instr *i)
+{
+	if ((i->xflags & IR_LIT_INLINE) || !(i->xflags & IR_NAMES_COMPS))
+		return;
+	for (uint32_t k = 0; k < i->nattrs; k++) {
+		const char *name;
+		size_t len;
+		if (ir_attr_is_callee(ir_attrs(i)[k].key) && resolve_callee_name(r, &ir_attrs(i)[k], &name, &len))
+			nameidx_prefetch(&r->comps, name, len);
+	}
+}
+
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 {
 	if (c->names_resolved) {
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
+			if (k + RESOLVE_AHEAD < c->ninstrs)
+				resolve_prefetch_callees(r, c->instrs[k + RESOLVE_AHEAD]);
 			resolve_instr(r, NULL, c->instrs[k], NULL);
 			source_drop(r->f->src, &r->drop_mark, c->instrs[k]->start);
 		}
