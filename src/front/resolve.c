@@ -40,6 +40,11 @@ static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt
 	va_end(ap);
 }
 
+/* How many instructions (or computations) ahead the names an index will be
+ * asked for are prefetched (nameidx_prefetch): a large module's indexes
+ * are out of the caches. */
+#define RESOLVE_AHEAD 24
+
 /* ---- computations ---- */
 
 static void resolve_bind_comps(struct resolve_ctx *r)
@@ -49,6 +54,9 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 	uint64_t mark = 0;
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
+		if (i + RESOLVE_AHEAD < m->ncomps && !m->comps[i + RESOLVE_AHEAD]->inline_body)
+			nameidx_prefetch(&r->comps, ir_comp_name(m->comps[i + RESOLVE_AHEAD]),
+					 ir_comp_name_len(m->comps[i + RESOLVE_AHEAD]));
 		if (c->inline_body)
 			continue;
 		last = c;
@@ -621,10 +629,6 @@ static void resolve_place_gtes(struct resolve_ctx *r, struct hlo_comp *c, struct
 	for (uint32_t k = 0; k < n; k++)
 		c->instrs[k]->index = k;
 }
-
-/* How many instructions ahead the names a large computation's index will
- * be asked for are prefetched (nameidx_prefetch). */
-#define RESOLVE_AHEAD 24
 
 /* Binds every name of c first so forward references can be told from
  * undefined ones (and cycles reported as such). */
