@@ -895,6 +895,11 @@ const struct mem_buffer *mem_value_at(const struct mem_model *mm, const struct h
 	return mem_leaf_lookup(mm, mm->in->leaf_val, i, leaf);
 }
 
+bool mem_analysed(const struct mem_model *mm, const struct hlo_comp *c)
+{
+	return c && c->module == mm->module && mem_comp_of(mm->in, c)->leaf_base;
+}
+
 uint32_t mem_leaf_count(const struct mem_model *mm, const struct hlo_instr *i)
 {
 	if (!i->comp || i->comp->module != mm->module)

@@ -165,6 +165,9 @@ const struct mem_buffer *mem_value_at(const struct mem_model *mm, const struct h
 /* How many leaves of i's result the model numbers (0 when it does not
  * analyse i's computation): the leaves mem_buffer_at takes. */
 uint32_t mem_leaf_count(const struct mem_model *mm, const struct hlo_instr *i);
+/* Whether the model analysed c: the entry, and what it reaches through
+ * while, conditional and call (the others are never walked). */
+bool mem_analysed(const struct mem_model *mm, const struct hlo_comp *c);
 
 /* i's step on the model's flattened timeline (the steps of gdef and
  * glast; a call site comes after its callees' steps), or UINT32_MAX when

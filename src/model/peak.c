@@ -27,31 +27,6 @@ void peak_build(struct mem_model *mm, struct arena *a)
 	const struct hlo_module *m = mm->module;
 	if (!mm->peak_at || !m->ncomps)
 		return;
-	/* Computations the model analysed: the entry and what it reaches
-	 * through while, conditional and call. */
-	uint8_t *analysed = xcalloc(m->ncomps, 1);
-	uint32_t *queue = xmalloc(m->ncomps * sizeof *queue);
-	uint32_t head = 0, tail = 0;
-	if (m->entry) {
-		analysed[m->entry->index] = 1;
-		queue[tail++] = m->entry->index;
-	}
-	while (head < tail) {
-		const struct hlo_comp *c = m->comps[queue[head++]];
-		for (uint32_t k = 0; k < c->ninstrs; k++) {
-			const struct hlo_instr *i = c->instrs[k];
-			if (!peak_calls_into(i))
-				continue;
-			for (uint32_t j = 0; j < i->ncallees; j++) {
-				uint32_t d = ir_callees(i)[j]->index;
-				if (d < m->ncomps && !analysed[d]) {
-					analysed[d] = 1;
-					queue[tail++] = d;
-				}
-			}
-		}
-	}
-	free(queue);
 	uint32_t cap = 8, n = 0;
 	struct peak_point *chain = xmalloc(cap * sizeof *chain);
 	const struct hlo_instr *at = mm->peak_at;
@@ -68,7 +43,7 @@ void peak_build(struct mem_model *mm, struct arena *a)
 		const struct hlo_instr *up = NULL;
 		for (uint32_t k = 0; k < c->ncallers && !up; k++) {
 			const struct hlo_instr *x = ir_comp_caller(c, k);
-			if (peak_calls_into(x) && x->comp && analysed[x->comp->index])
+			if (peak_calls_into(x) && mem_analysed(mm, x->comp))
 				up = x;
 		}
 		at = up;
@@ -77,23 +52,22 @@ void peak_build(struct mem_model *mm, struct arena *a)
 		const struct mem_buffer *bf = &mm->buffers[b];
 		if ((bf->flags & MEM_BUF_MERGED) || mem_space_class(bf->memory_space) != MEM_SPACE_DEVICE)
 			continue;
+		/* Live at a chain point of its owner (a position in it, so the
+		 * range needs no clamping to the owner's length); the owner (its
+		 * definer, out of the caches on a large module) only asked of the
+		 * few buffers whose range holds some point. */
 		for (uint32_t k = 0; k < n; k++) {
-			if (chain[k].c != mem_buffer_owner(bf))
-				continue;
-			uint32_t len = mem_buffer_owner(bf)->ninstrs;
-			uint32_t to = bf->last_pos < len ? bf->last_pos : (len ? len - 1 : 0);
-			if (bf->def_pos > to)
-				to = bf->def_pos;
-			if (bf->def_pos <= chain[k].pos && chain[k].pos <= to) {
+			uint32_t pos = chain[k].pos;
+			if (bf->def_pos <= pos && (pos <= bf->last_pos || pos == bf->def_pos) &&
+			    chain[k].c == mem_buffer_owner(bf)) {
 				p->live[b] = 1;
 				p->live_bytes = size_add(p->live_bytes, bf->bytes);
 				p->nlive++;
+				break;
 			}
-			break;
 		}
 	}
 	free(chain);
-	free(analysed);
 }
 
 void peak_init(struct peak_set *p, const struct mem_model *mm)
