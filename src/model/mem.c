@@ -122,7 +122,7 @@ static uint32_t mem_leaf_alloc(struct mem_ctx *x, uint32_t n)
 		fatal_out_of_memory();
 	while (x->nleaves + n > x->capleaves) {
 		x->capleaves = x->capleaves ? x->capleaves * 2 : 1024;
-		x->leaf_buf = xreallocarray(x->leaf_buf, x->capleaves, sizeof *x->leaf_buf);
+		x->leaf_buf = arena_vec_grow(x->leaf_buf, x->capleaves, sizeof *x->leaf_buf);
 		if (!x->in->partitioned)
 			x->leaf_split = xreallocarray(x->leaf_split, x->capleaves, sizeof *x->leaf_split);
 	}
@@ -784,12 +784,14 @@ static void mem_hand_over(struct mem_ctx *x)
 		mm->buffers = arena_array(a, 1, sizeof *mm->buffers);
 	}
 	x->in->nleaves = x->nleaves;
+	/* The walk's leaf table is the values' as it is (no copy at the peak). */
 	x->in->leaf_buf = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_buf);
-	x->in->leaf_val = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_val);
-	for (uint32_t l = 0; l < x->nleaves; l++) {
-		x->in->leaf_val[l] = x->leaf_buf[l];
+	for (uint32_t l = 0; l < x->nleaves; l++)
 		x->in->leaf_buf[l] = mem_find(x, x->leaf_buf[l]);
-	}
+	x->in->leaf_val = x->nleaves ? arena_vec_give(a, x->leaf_buf, x->nleaves * sizeof *x->leaf_buf)
+				     : arena_array(a, 1, sizeof *x->in->leaf_val);
+	if (x->nleaves)
+		x->leaf_buf = NULL;
 	if (x->leaf_split) {
 		x->in->leaf_split = arena_array(a, x->nleaves ? x->nleaves : 1, sizeof *x->in->leaf_split);
 		memcpy(x->in->leaf_split, x->leaf_split, x->nleaves * sizeof *x->leaf_split);
@@ -854,7 +856,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	arena_vec_free(x.buf_split);
 	free(x.next);
 	free(x.fwd);
-	free(x.leaf_buf);
+	arena_vec_free(x.leaf_buf);
 	free(x.leaf_split);
 	free(x.frames);
 	free(x.cands);
