@@ -166,8 +166,7 @@ static bool resolve_callee_name(const struct resolve_ctx *r, const struct hlo_at
 
 static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 {
-	/* A constant calls nothing (verify says so). */
-	if ((i->xflags & IR_LIT_INLINE) || !(i->xflags & IR_NAMES_COMPS))
+	if (!ir_names_comps(i))   /* a constant calls nothing (verify says so) */
 		return;
 	struct resolve_vec out = { 0 };
 	uint32_t seen = 0;      /* callee attributes so far */
@@ -794,7 +793,7 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
  * RESOLVE_AHEAD instructions ahead). */
 static void resolve_prefetch_callees(const struct resolve_ctx *r, const struct hlo_instr *i)
 {
-	if ((i->xflags & IR_LIT_INLINE) || !(i->xflags & IR_NAMES_COMPS))
+	if (!ir_names_comps(i))
 		return;
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		const char *name;

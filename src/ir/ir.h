@@ -291,6 +291,11 @@ static inline struct span ir_operand_span(const struct hlo_operand *o)
 }
 static inline bool ir_is_root(const struct hlo_instr *i) { return i->flags & IR_ROOT; }
 static inline bool ir_is_anonymous(const struct hlo_instr *i) { return i->flags & IR_ANONYMOUS; }
+/* Whether an attribute of i names computations (a literal's blanks share the bit). */
+static inline bool ir_names_comps(const struct hlo_instr *i)
+{
+	return !(i->xflags & IR_LIT_INLINE) && (i->xflags & IR_NAMES_COMPS);
+}
 static inline enum fusion_kind ir_fusion_kind(const struct hlo_instr *i)
 {
 	return (enum fusion_kind)((i->flags >> IR_FUSION_SHIFT) & 7);
