@@ -133,12 +133,17 @@ static bool output_replace(const char *path, const char *data, size_t n)
 	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
 	char *tmp = xmalloc(pl + 32);
 	snprintf(tmp, pl + 32, "%.*s.%s.hlolint-XXXXXX", (int)dl, path, path + dl);
+	/* Known to the signal handler before the file exists: mkstemp writes
+	 * the name into tmp, then creates it, so a signal between the two
+	 * no longer leaves the file behind (seen under ASan in
+	 * robust/test_output_targets). */
+	output_tmp = tmp;
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
+		output_tmp = NULL;
 		free(tmp);
 		return false;
 	}
-	output_tmp = tmp;
 	struct stat st;
 	mode_t mode;
 	if (stat(path, &st) == 0) {
