@@ -53,30 +53,6 @@ static bool alloc_is_output(const struct mem_buffer *b)
 	return b->param < 0 && (b->flags & MEM_BUF_ROOT);
 }
 
-/* root[id]: the buffer whose memory value id ends up in (id unless
- * merged).  An operand's buffer is made before its user's, so one pass in
- * id order resolves every chain. */
-static uint32_t *alloc_roots(const struct mem_model *mm)
-{
-	uint32_t *root = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *root);
-	for (uint32_t k = 0; k < mm->nbuffers; k++) {
-		uint32_t s = mm->buffers[k].shares;
-		root[k] = s < k ? root[s] : k;
-	}
-	return root;
-}
-
-/* A result written by another execution thread (an async start with
- * async_execution_thread other than "main", TPU7x's SparseCore
- * collectives) stays in the heap: no buffer assignment in corpora/xla puts
- * one in an output or donated allocation. */
-static bool alloc_may_borrow(const struct mem_buffer *b)
-{
-	const struct hlo_file *f = b->def->comp->module->file;
-	return !ir_attr(b->def, ATTR_ASYNC_EXECUTION_THREAD) ||
-	       attr_plain_is(f, b->def, ATTR_ASYNC_EXECUTION_THREAD, "main");
-}
-
 /* Whether user's result may be written over value o as o dies at user:
  * user reads o (through any alias) and shares operands in place. */
 static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, const struct hlo_instr *user,
@@ -94,13 +70,21 @@ static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, con
 	return false;
 }
 
+/* A temporary that may borrow a host: its sort key and live range, so
+ * that trying hosts reads no buffer (the table is far larger than the
+ * caches on a large module, and the temporaries are tried by size). */
+struct alloc_temp {
+	uint64_t bytes;
+	uint32_t gdef, gown, id;
+};
+
 /* True when no run of h meets t's live range, but for runs that touch it
  * at one end where one is written over the other in place (XLA lets such
  * live ranges touch).  Runs are disjoint and sorted, so the ones meeting t
  * are those before the first starting after its end, back to the first
  * ending before its start. */
 static bool alloc_host_free(const struct mem_model *mm, const uint32_t *root, const struct alloc_host *h,
-			    const struct mem_buffer *t)
+			    const struct alloc_temp *t)
 {
 	/* More than ALLOC_DEPTH runs after t's end: the one that many from
 	 * the end starts after it.  Else only the last ones need a search. */
@@ -116,8 +100,9 @@ static bool alloc_host_free(const struct mem_model *mm, const uint32_t *root, co
 	}
 	for (uint32_t k = lo; k > 0 && h->run[k - 1].to >= t->gdef; k--) {
 		const struct alloc_run *r = &h->run[k - 1];
-		bool before = r->to == t->gdef && r->from < t->gdef && alloc_in_place(mm, root, t->def, r->b);
-		bool after = r->from == t->gown && t->gdef < t->gown && alloc_in_place(mm, root, r->def, t);
+		const struct mem_buffer *b = &mm->buffers[t->id];
+		bool before = r->to == t->gdef && r->from < t->gdef && alloc_in_place(mm, root, b->def, r->b);
+		bool after = r->from == t->gown && t->gdef < t->gown && alloc_in_place(mm, root, r->def, b);
 		if (!before && !after)
 			return false;
 	}
@@ -151,39 +136,22 @@ static int alloc_host_cmp(const void *pa, const void *pb)
 
 /* Output allocations are taken from their definition on; a donated
  * argument's everywhere but its hole. */
-static uint32_t alloc_hosts(const struct mem_model *mm, bool max, const struct alloc_whatif *w,
-			    struct alloc_host *out)
+static void alloc_host_init(const struct mem_model *mm, const struct mem_buffer *b, bool max, struct alloc_host *h)
 {
-	uint32_t n = 0, end = mm->nsteps ? mm->nsteps - 1 : 0;
-	for (uint32_t k = 0; k < mm->nbuffers; k++) {
-		const struct mem_buffer *b = &mm->buffers[k];
-		bool output = alloc_is_output(b);
-		bool donated = b->param >= 0 && (b->flags & MEM_BUF_ALIASED);
-		if (!alloc_is_device(b) || (!output && !donated) || (w && w->b == b))
-			continue;
-		struct alloc_host *h = &out[n++];
-		memset(h, 0, sizeof *h);
-		h->bytes = alloc_size(b, max);
-		h->order = k;
-		if (output) {
-			alloc_host_take(h, b->gdef, end, b, b->def);
-		} else if (b->hole_from <= b->hole_to) {
-			if (b->hole_from)
-				alloc_host_take(h, 0, b->hole_from - 1, b, b->def);
-			alloc_host_take(h, b->hole_to + 1, end, b, b->writer);
-		} else {
-			alloc_host_take(h, 0, end, b, b->def);
-		}
+	uint32_t end = mm->nsteps ? mm->nsteps - 1 : 0;
+	memset(h, 0, sizeof *h);
+	h->bytes = alloc_size(b, max);
+	h->order = mem_buffer_id(mm, b);
+	if (alloc_is_output(b)) {
+		alloc_host_take(h, b->gdef, end, b, b->def);
+	} else if (b->hole_from <= b->hole_to) {
+		if (b->hole_from)
+			alloc_host_take(h, 0, b->hole_from - 1, b, b->def);
+		alloc_host_take(h, b->hole_to + 1, end, b, b->writer);
+	} else {
+		alloc_host_take(h, 0, end, b, b->def);
 	}
-	qsort(out, n, sizeof *out, alloc_host_cmp);
-	return n;
 }
-
-/* A temporary that may borrow a host, as a sort key. */
-struct alloc_temp {
-	uint64_t bytes;
-	uint32_t gdef, id;
-};
 
 /* Largest first; ties in definition order, as XLA sorts by position. */
 static bool alloc_temp_before(const struct alloc_temp *a, const struct alloc_temp *b)
@@ -246,7 +214,6 @@ static void alloc_temp_sort(struct alloc_temp *t, uint32_t n)
 static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struct alloc_host *hosts, uint32_t nh,
 			 const struct alloc_temp *t)
 {
-	const struct mem_buffer *b = &mm->buffers[t->id];
 	uint32_t lo = 0, hi = nh;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -256,8 +223,9 @@ static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struc
 			hi = mid;
 	}
 	for (uint32_t k = lo, tries = 0; k < nh && tries < ALLOC_TRIES; k++, tries++) {
-		if (alloc_host_free(mm, root, &hosts[k], b)) {
-			alloc_host_take(&hosts[k], b->gdef, b->gown, b, b->def);
+		if (alloc_host_free(mm, root, &hosts[k], t)) {
+			const struct mem_buffer *b = &mm->buffers[t->id];
+			alloc_host_take(&hosts[k], t->gdef, t->gown, b, b->def);
 			return true;
 		}
 	}
@@ -273,11 +241,11 @@ static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struc
 static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buffer *b, const uint8_t *in_heap,
 				uint8_t *taken)
 {
+	if (!(b->flags & MEM_BUF_OVERWRITES))
+		return b->gdef;
 	const struct hlo_instr *d = b->def;
 	bool update = d->op == OP_DYNAMIC_UPDATE_SLICE || d->op == OP_SCATTER;
 	if (!mm->shares_in_place && !update)
-		return b->gdef;
-	if (!update && !mem_shares_operand(d))
 		return b->gdef;
 	for (uint32_t k = 0; k < d->noperands; k++) {
 		const struct hlo_instr *op = ir_operands(d)[k].instr;
@@ -293,20 +261,18 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 
 /* Liveness peak of the heap's values (in_heap[id], n of them), each
  * rounded up to the heap's alignment: a lower bound of XLA's best-fit heap.
- * Values in id order: only values defined at one step compete for an
- * operand dying there (alloc_heap_from), and those XLA takes in position
- * order too. */
-static uint64_t alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_t n, bool max_size,
+ * max bounds a value's rounded size (units of size_unit_shift keep the sum
+ * in int64).  Values in id order: only values defined at one step compete
+ * for an operand dying there (alloc_heap_from), and those XLA takes in
+ * position order too. */
+static uint64_t alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_t n, uint64_t max, bool max_size,
 			   const struct alloc_whatif *w)
 {
 	uint32_t steps = mm->nsteps;
 	if ((!n && !w) || !steps)
 		return 0;
 	uint8_t *taken = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
-	uint64_t align = target_heap_align(mm->target), max = 0;
-	for (uint32_t k = 0; k < mm->nbuffers; k++)
-		if (in_heap[k] && size_round_up(alloc_size(&mm->buffers[k], max_size), align) > max)
-			max = size_round_up(alloc_size(&mm->buffers[k], max_size), align);
+	uint64_t align = target_heap_align(mm->target);
 	if (w && size_round_up(w->b->bytes, align) > max)
 		max = size_round_up(w->b->bytes, align);
 	uint32_t shift = size_unit_shift(max, (uint64_t)n + 1);
@@ -341,50 +307,85 @@ static uint64_t alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_
 	return size_mul((uint64_t)peak, UINT64_C(1) << shift);
 }
 
+/* One allocation's working tables, each indexed as its comment says. */
+struct alloc_work {
+	struct alloc_host *hosts;   /* outputs and donated arguments: nh */
+	struct alloc_temp *cand;    /* temporaries that may borrow one: nc */
+	uint8_t *in_heap;           /* by buffer id: a temporary in the heap (nt of them) */
+	uint32_t *root;             /* by buffer id: the buffer its memory value ends up in */
+	uint32_t nh, nc, nt;
+	uint64_t max;               /* largest heap value, rounded to the heap's alignment */
+};
+
+/* The parts a device value belongs to, in one pass over the buffers (the
+ * table is far larger than the caches on a large module): arguments,
+ * outputs and constants summed, outputs and donated arguments made hosts,
+ * the rest in the heap and, but for a value written by another execution
+ * thread, candidates to borrow a host.  Such a value (an async start with
+ * async_execution_thread other than "main", TPU7x's SparseCore
+ * collectives) stays in the heap: no buffer assignment in corpora/xla puts
+ * one in an output or donated allocation.  A root is id unless merged; an
+ * operand's buffer is made before its user's, so one pass in id order
+ * resolves every chain. */
+static void alloc_sort_out(const struct mem_model *mm, bool max_size, const struct alloc_whatif *w,
+			   struct alloc_parts *p, struct alloc_work *x)
+{
+	uint64_t align = target_heap_align(mm->target);
+	for (uint32_t k = 0; k < mm->nbuffers; k++) {
+		const struct mem_buffer *b = &mm->buffers[k];
+		x->root[k] = b->shares < k ? x->root[b->shares] : k;
+		if (!alloc_is_device(b) || (w && w->b == b))
+			continue;
+		uint64_t v = alloc_size(b, max_size);
+		if (alloc_is_output(b) || (b->param >= 0 && (b->flags & MEM_BUF_ALIASED)))
+			alloc_host_init(mm, b, max_size, &x->hosts[x->nh++]);
+		if (b->param >= 0) {
+			p->arguments = size_add(p->arguments, v);
+		} else if (alloc_is_output(b)) {
+			p->outputs = size_add(p->outputs, v);
+		} else if (b->flags & MEM_BUF_CONSTANT) {
+			p->constants = size_add(p->constants, v);
+		} else if (v) {
+			x->in_heap[k] = 1;
+			x->nt++;
+			x->max = size_round_up(v, align) > x->max ? size_round_up(v, align) : x->max;
+			if (!(b->flags & MEM_BUF_SIDE_THREAD))
+				x->cand[x->nc++] = (struct alloc_temp){ v, b->gdef, b->gown, k };
+		}
+	}
+}
+
 /* The temporaries that fit in a host, largest first, borrow one (those
  * that do leave the heap); the rest are the heap. */
-static void alloc_run(const struct mem_model *mm, bool max, const struct alloc_whatif *w,
+static void alloc_run(const struct mem_model *mm, bool max_size, const struct alloc_whatif *w,
 		      struct alloc_parts *p)
 {
 	memset(p, 0, sizeof *p);
-	struct alloc_host *hosts = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *hosts);
-	uint32_t nh = alloc_hosts(mm, max, w, hosts), nt = 0, nc = 0;
-	uint64_t roomiest = nh ? hosts[nh - 1].bytes : 0;   /* hosts are sorted smallest first */
-	struct alloc_temp *cand = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *cand);
-	uint8_t *in_heap = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
-	for (uint32_t k = 0; k < mm->nbuffers; k++) {
-		const struct mem_buffer *b = &mm->buffers[k];
-		if (!alloc_is_device(b) || (w && w->b == b))
-			continue;
-		uint64_t v = alloc_size(b, max);
-		if (b->param >= 0)
-			p->arguments = size_add(p->arguments, v);
-		else if (alloc_is_output(b))
-			p->outputs = size_add(p->outputs, v);
-		else if (b->def->op == OP_CONSTANT)
-			p->constants = size_add(p->constants, v);
-		else if (v) {
-			in_heap[k] = 1;
-			nt++;
-			if (v <= roomiest && alloc_may_borrow(b))
-				cand[nc++] = (struct alloc_temp){ v, b->gdef, k };
+	uint32_t n = mm->nbuffers ? mm->nbuffers : 1, fit = 0;
+	struct alloc_work x = {
+		.hosts = xcalloc(n, sizeof *x.hosts), .cand = xmalloc(n * sizeof *x.cand),
+		.in_heap = xcalloc(n, 1), .root = xmalloc(n * sizeof *x.root),
+	};
+	alloc_sort_out(mm, max_size, w, p, &x);
+	qsort(x.hosts, x.nh, sizeof *x.hosts, alloc_host_cmp);
+	uint64_t roomiest = x.nh ? x.hosts[x.nh - 1].bytes : 0;   /* hosts are sorted smallest first */
+	for (uint32_t k = 0; k < x.nc; k++)
+		if (x.cand[k].bytes <= roomiest)
+			x.cand[fit++] = x.cand[k];
+	alloc_temp_sort(x.cand, fit);
+	for (uint32_t k = 0; k < fit; k++) {
+		if (alloc_borrow(mm, x.root, x.hosts, x.nh, &x.cand[k])) {
+			p->reused = size_add(p->reused, x.cand[k].bytes);
+			x.in_heap[x.cand[k].id] = 0;
 		}
 	}
-	alloc_temp_sort(cand, nc);
-	uint32_t *root = alloc_roots(mm);
-	for (uint32_t k = 0; k < nc; k++) {
-		if (alloc_borrow(mm, root, hosts, nh, &cand[k])) {
-			p->reused = size_add(p->reused, cand[k].bytes);
-			in_heap[cand[k].id] = 0;
-		}
-	}
-	free(root);
-	free(cand);
-	p->heap = alloc_heap(mm, in_heap, nt, max, w);
-	for (uint32_t k = 0; k < nh; k++)
-		free(hosts[k].run);
-	free(hosts);
-	free(in_heap);
+	free(x.cand);
+	free(x.root);
+	p->heap = alloc_heap(mm, x.in_heap, x.nt, x.max, max_size, w);
+	for (uint32_t k = 0; k < x.nh; k++)
+		free(x.hosts[k].run);
+	free(x.hosts);
+	free(x.in_heap);
 }
 
 static uint64_t alloc_total(const struct alloc_parts *p, uint64_t extra)

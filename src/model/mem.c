@@ -192,6 +192,19 @@ static void mem_tpu_granule(const struct mem_internal *in, const struct hlo_inst
 	b->bytes_max = size_round_up(b->bytes_max, MEM_TPU_GRANULE);
 }
 
+/* The flags a buffer takes from its definer (enum mem_buffer_flag). */
+static uint16_t mem_def_flags(const struct hlo_file *f, const struct hlo_instr *def)
+{
+	uint16_t fl = 0;
+	if (def->op == OP_CONSTANT)
+		fl |= MEM_BUF_CONSTANT;
+	if (def->op == OP_DYNAMIC_UPDATE_SLICE || def->op == OP_SCATTER || mem_shares_operand(def))
+		fl |= MEM_BUF_OVERWRITES;
+	if (ir_attr(def, ATTR_ASYNC_EXECUTION_THREAD) && !attr_plain_is(f, def, ATTR_ASYNC_EXECUTION_THREAD, "main"))
+		fl |= MEM_BUF_SIDE_THREAD;
+	return fl;
+}
+
 /* The one place a buffer's memory space is set.  On a CPU target pinned
  * host memory S(5) is the device's own memory: XLA:CPU's memory_analysis
  * counts such arguments and outputs as device bytes (corpora/xla).  The
@@ -221,6 +234,7 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, 
 	memset(b, 0, sizeof *b);
 	b->def = def;
 	b->shape = s;
+	b->flags = mem_def_flags(x->f, def);
 	if (x->buf_split)
 		x->buf_split[id] = split;
 	b->leaf = leaf;

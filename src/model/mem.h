@@ -38,6 +38,13 @@ enum mem_buffer_flag {
 	MEM_BUF_GLOBAL = 32,      /* lives the whole program (arguments, constants) */
 	MEM_BUF_DEFAULT_TILED = 64, /* sized with the target's default TPU tiling */
 	MEM_BUF_ROOT = 128,       /* an entry output leaf is this very value (not one merged into it) */
+	/* What the allocation (alloc.c) asks of the definer, kept here so
+	 * that its passes over the whole table read no instruction. */
+	MEM_BUF_CONSTANT = 256,   /* defined by a constant */
+	MEM_BUF_OVERWRITES = 512, /* its definer may write it over an operand (mem_shares_operand,
+				   * dynamic-update-slice, scatter) */
+	MEM_BUF_SIDE_THREAD = 1024, /* written by an async start on an execution thread other than
+				     * "main" */
 };
 
 /* One allocation.  Its live range is [def_pos, last_pos] in its owner's
