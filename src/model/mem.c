@@ -877,6 +877,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	free(x.sites);
 	alias_free(&x.al);
 	free(x.delta);
+	free(x.site_peaks);
 	arena_free(&x.scratch);
 	arena_free(&x.keep);
 	alloc_pack(mm);

@@ -83,6 +83,8 @@ struct mem_ctx {
 	/* sweep scratch */
 	int64_t *delta;
 	uint32_t capdelta;
+	struct mem_peak *site_peaks;  /* the callees' peak at each call site of the swept computation */
+	uint32_t capsite_peaks;
 };
 
 #define MEM_GROW(ptr, n, cap, min)                                                       \

@@ -285,31 +285,54 @@ static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *
 	return size_unit_shift(max, n);
 }
 
-/* Figure k of c at every step into x->delta[0..n): its buffers' live
- * ranges summed with a difference array.  Returns the figures any of
- * them adds to (1 << figure): the first sweep's answer spares the others
- * a walk over the buffers that would add nothing (most modules have no
- * host or other memory). */
-static unsigned mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_comp *cs,
-	enum mem_figure k, uint32_t sh, unsigned used)
+/* One computation's sweep.  The walks over its buffers miss the caches
+ * on a large module, so they are spared where they would add nothing:
+ * own and sites say which figures the computation's buffers and its call
+ * sites add to (most modules have no host or other memory), and the
+ * device-bound curve is the device curve when no buffer's bound differs
+ * (MEM_MAX_DIFFERS).  The unpadded figure is wanted at the device peak's
+ * step only: its units there are summed during a later walk. */
+#define MEM_MAX_DIFFERS (1u << D_N)
+
+struct mem_sweep {
+	uint32_t sh;             /* size_unit_shift of the buffers */
+	uint32_t top;            /* step of the device peak, NONE until known */
+	uint32_t top_site;       /* index of its call site, NONE when it is none */
+	unsigned own, sites;     /* 1 << figure: what the buffers, the call sites add to */
+	bool unp_done;           /* unp_top is summed */
+	int64_t unp_top;         /* unpadded units of the buffers live at top */
+	const uint32_t *site;    /* call-site steps, ascending, nsite of them */
+	struct mem_peak *peak;   /* the callees' peak at each */
+	uint32_t nsite;
+};
+
+/* Figure k of c's buffers at every step into x->delta[0..n), their live
+ * ranges summed with a difference array (the first walk also learns
+ * sw->own; a walk after the device peak is known sums sw->unp_top). */
+static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_comp *cs,
+	enum mem_figure k, struct mem_sweep *sw)
 {
-	uint32_t n = c->ninstrs;
-	int64_t *d = x->delta;
-	unsigned seen = 0;
+	uint32_t n = c->ninstrs, top = sw->unp_done ? NONE : sw->top;
+	int64_t *d = x->delta, unp = 0;
 	memset(d, 0, ((size_t)n + 1) * sizeof *d);
-	for (uint32_t b = cs->owned; b != NONE && (used >> k & 1); b = x->next[b]) {
+	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
 		const struct mem_buffer *bf = &x->bufs[b];
 		if (bf->flags & MEM_BUF_MERGED)
-			continue;
-		for (enum mem_figure j = D_DEV; j < D_N && used == ~0u; j++)
-			seen |= (unsigned)(mem_figure_of(bf, j) != 0) << j;
-		uint64_t v = mem_figure_of(bf, k);
-		if (!v)
 			continue;
 		uint32_t from = bf->def_pos, to = bf->last_pos < n ? bf->last_pos : n - 1;
 		if (from > to)
 			to = from;
-		int64_t units = (int64_t)size_units(v, sh);
+		for (enum mem_figure j = D_DEV; j < D_N && k == D_DEV; j++)
+			sw->own |= (unsigned)(mem_figure_of(bf, j) != 0) << j;
+		if (k == D_DEV && bf->bytes_max != bf->bytes &&
+		    mem_space_class(bf->memory_space) == MEM_SPACE_DEVICE)
+			sw->own |= MEM_MAX_DIFFERS;
+		if (from <= top && top <= to)
+			unp += (int64_t)size_units(mem_figure_of(bf, D_UNP), sw->sh);
+		uint64_t v = mem_figure_of(bf, k);
+		if (!v)
+			continue;
+		int64_t units = (int64_t)size_units(v, sw->sh);
 		d[from] += units;
 		d[to + 1] -= units;
 	}
@@ -318,25 +341,66 @@ static unsigned mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const str
 		cur += d[p];
 		d[p] = cur;
 	}
-	return used == ~0u ? seen : used;
+	if (top != NONE) {
+		sw->unp_top = unp;
+		sw->unp_done = true;
+	}
 }
 
-/* Figure k of c at step p, the callees' peak at a call site included. */
-static uint64_t mem_figure_at(struct mem_ctx *x, const struct hlo_comp *c, uint32_t p, uint32_t *s,
-	enum mem_figure k, uint32_t sh, struct hlo_instr **at)
+/* The callees' peak at each call site of the swept computation, once. */
+static void mem_sweep_sites(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_frame *fr,
+	struct mem_sweep *sw)
 {
-	int64_t cur = x->delta[p];
-	uint64_t v = cur > 0 ? size_mul((uint64_t)cur, UINT64_C(1) << sh) : 0;
-	*at = c->instrs[p];
-	if (*s < x->nsites && x->sites[*s] == p) {
-		struct mem_peak sp;
-		mem_site_peak(x, c->instrs[p], &sp);
-		v = size_add(v, *mem_peak_figure(&sp, k));
-		if (sp.dev && sp.at)
-			*at = sp.at;
-		++*s;
+	sw->site = x->sites + fr->site_start;
+	sw->nsite = x->nsites - fr->site_start;
+	if (sw->nsite > x->capsite_peaks) {
+		free(x->site_peaks);
+		x->capsite_peaks = x->capsites;
+		x->site_peaks = xmalloc(x->capsite_peaks * sizeof *x->site_peaks);
 	}
-	return v;
+	sw->peak = x->site_peaks;
+	for (uint32_t s = 0; s < sw->nsite; s++) {
+		mem_site_peak(x, c->instrs[sw->site[s]], &sw->peak[s]);
+		for (enum mem_figure k = D_DEV; k < D_N; k++)
+			sw->sites |= (unsigned)(*mem_peak_figure(&sw->peak[s], k) != 0) << k;
+	}
+}
+
+/* Figure k's peak over c's steps from the curve in x->delta (zero when
+ * own is false), the callees' peak added at call sites.  The device
+ * figure also finds the peak's step (the first to reach it) and what
+ * is there. */
+static void mem_sweep_figure(struct mem_ctx *x, const struct hlo_comp *c, struct mem_sweep *sw,
+	enum mem_figure k, bool own, struct mem_peak *pk)
+{
+	uint64_t *out = mem_peak_figure(pk, k);
+	for (uint32_t p = 0, s = 0; p < c->ninstrs; p++) {
+		int64_t cur = own ? x->delta[p] : 0;
+		uint64_t v = cur > 0 ? size_mul((uint64_t)cur, UINT64_C(1) << sw->sh) : 0;
+		struct mem_peak *sp = s < sw->nsite && sw->site[s] == p ? &sw->peak[s++] : NULL;
+		if (sp)
+			v = size_add(v, *mem_peak_figure(sp, k));
+		if (k != D_DEV ? v > *out : !p || v > *out) {
+			*out = v;
+			if (k == D_DEV) {
+				sw->top = p;
+				sw->top_site = sp ? s - 1 : NONE;
+				pk->at = !v ? NULL : sp && sp->dev && sp->at ? sp->at : c->instrs[p];
+			}
+		}
+	}
+}
+
+/* The unpadded figure at the device peak's step. */
+static void mem_sweep_unpadded(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_comp *cs,
+	struct mem_sweep *sw, struct mem_peak *pk)
+{
+	if (!sw->unp_done)
+		mem_curve(x, c, cs, D_UNP, sw);
+	uint64_t v = sw->unp_top > 0 ? size_mul((uint64_t)sw->unp_top, UINT64_C(1) << sw->sh) : 0;
+	if (sw->top_site != NONE)
+		v = size_add(v, sw->peak[sw->top_site].unpadded);
+	pk->unpadded = v;
 }
 
 static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_frame *fr)
@@ -354,31 +418,21 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 		x->capdelta = n + 1;
 		x->delta = xmalloc(((size_t)n + 1) * sizeof *x->delta);
 	}
-	uint32_t sh = mem_sweep_shift(x, cs), top = 0;
-	unsigned used = ~0u;
-	struct hlo_instr *at;
-	/* The device peak first: the step where it is first reached gives
-	 * the unpadded figure and where the peak is; the others are maxima. */
-	for (enum mem_figure k = D_DEV; k < D_N; k++) {
-		used = mem_curve(x, c, cs, k, sh, used);
-		uint32_t s = fr->site_start;
-		uint64_t *out = mem_peak_figure(pk, k);
-		for (uint32_t p = 0; p < n; p++) {
-			uint64_t v = mem_figure_at(x, c, p, &s, k, sh, &at);
-			if (k == D_UNP) {
-				if (p == top) {
-					*out = v;
-					break;
-				}
-			} else if (k == D_DEV ? !p || v > *out : v > *out) {
-				*out = v;
-				if (k == D_DEV) {
-					top = p;
-					pk->at = v ? at : NULL;
-				}
-			}
-		}
+	struct mem_sweep sw = { .sh = mem_sweep_shift(x, cs), .top = NONE, .top_site = NONE };
+	mem_sweep_sites(x, c, fr, &sw);
+	mem_curve(x, c, cs, D_DEV, &sw);
+	mem_sweep_figure(x, c, &sw, D_DEV, true, pk);
+	if (sw.own & MEM_MAX_DIFFERS)
+		mem_curve(x, c, cs, D_MAX, &sw);
+	mem_sweep_figure(x, c, &sw, D_MAX, true, pk);   /* x->delta: the device curve otherwise */
+	for (enum mem_figure k = D_TEMP; k < D_N; k++) {
+		bool own = sw.own >> k & 1;
+		if (own)
+			mem_curve(x, c, cs, k, &sw);
+		if (own || (sw.sites >> k & 1))
+			mem_sweep_figure(x, c, &sw, k, own, pk);
 	}
+	mem_sweep_unpadded(x, c, cs, &sw, pk);
 	x->nsites = fr->site_start;
 }
 
