@@ -518,7 +518,7 @@ void mem_totals(struct mem_ctx *x)
 			bf->kind = MEM_ARGUMENT;
 		else if (bf->flags & MEM_BUF_OUTPUT)
 			bf->kind = MEM_OUTPUT;
-		else if (bf->def->op == OP_CONSTANT)
+		else if (bf->flags & MEM_BUF_CONSTANT)
 			bf->kind = MEM_CONSTANT;
 		else if (bf->flags & MEM_BUF_CARRIED)
 			bf->kind = MEM_WHILE_CARRIED;
