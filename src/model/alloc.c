@@ -34,6 +34,9 @@ struct alloc_host {
 #define ALLOC_TRIES 64
 #define ALLOC_DEPTH 64
 
+/* How many buffers ahead the heap's pass starts loading a definer. */
+#define ALLOC_AHEAD 8
+
 struct alloc_parts {
 	uint64_t arguments, outputs, constants, heap, reused;
 };
@@ -279,6 +282,10 @@ static uint64_t alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_
 	int64_t *d = xcalloc((size_t)steps + 1, sizeof *d);
 	for (uint32_t k = 0; k < mm->nbuffers; k++) {
 		const struct mem_buffer *b = &mm->buffers[k];
+		/* The definers alloc_heap_from reads are out of the caches on a
+		 * large module: start loading one a few buffers ahead. */
+		if (k + ALLOC_AHEAD < mm->nbuffers && (b[ALLOC_AHEAD].flags & MEM_BUF_OVERWRITES))
+			__builtin_prefetch(b[ALLOC_AHEAD].def);
 		if (!in_heap[k])
 			continue;
 		uint32_t from = alloc_heap_from(mm, b, in_heap, taken), to = b->gown;
