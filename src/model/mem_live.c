@@ -457,50 +457,59 @@ void mem_finish(struct mem_ctx *x, struct mem_frame *fr)
 
 /* ---- The flattened timeline and the totals ---- */
 
+/* Buffer bf of owner (whose entry is cs) on the flattened timeline. */
+static void mem_globalize_one(struct mem_ctx *x, const struct hlo_comp *owner, const struct mem_comp *cs,
+			      struct mem_buffer *bf, uint32_t end)
+{
+	uint32_t n = owner->ninstrs;
+	uint32_t pre = bf->hole_from, split = bf->hole_to;
+	bf->hole_from = 1;
+	bf->hole_to = 0;
+	if (!cs->gtime || !n) {
+		bf->gdef = 0;
+		bf->glast = end;
+		return;
+	}
+	bf->gdef = cs->gtime[bf->def_pos < n ? bf->def_pos : n - 1];
+	bf->glast = cs->gtime[bf->last_pos < n ? bf->last_pos : n - 1];
+	if (bf->param < 0 && bf->writer && bf->writer->comp) {
+		const struct mem_comp *ws = mem_cs(x, bf->writer->comp);
+		if (ws->gtime && bf->writer->index < bf->writer->comp->ninstrs &&
+		    ws->gtime[bf->writer->index] < bf->gdef)
+			bf->gdef = ws->gtime[bf->writer->index];
+	}
+	if (bf->flags & (MEM_BUF_GLOBAL | MEM_BUF_OUTPUT)) {
+		bf->glast = end;
+		if (bf->flags & MEM_BUF_GLOBAL)
+			bf->gdef = 0;
+	}
+	if (bf->glast < bf->gdef)
+		bf->glast = bf->gdef;
+	bf->gown = bf->glast;
+	if (!(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_ROOT | MEM_BUF_GLOBAL)) && split != NONE && split < n) {
+		bf->gown = cs->gtime[split];
+		if (bf->gown < bf->gdef)
+			bf->gown = bf->gdef;
+	}
+	if ((bf->flags & MEM_BUF_ALIASED) && split != NONE && pre < split && split < n) {
+		bf->hole_from = cs->gtime[pre] + 1;
+		bf->hole_to = cs->gtime[split] - 1;
+	}
+}
+
 /* Live ranges on the flattened timeline, for alloc.c.  Arguments,
- * constants and outputs span it to the end, as XLA reserves them. */
+ * constants and outputs span it to the end, as XLA reserves them.  Each
+ * computation's buffers through its list of them (mem_new_buffer):
+ * the owner is then known without reading each buffer's definer, which
+ * is out of the caches on a large module. */
 void mem_globalize(struct mem_ctx *x)
 {
 	uint32_t end = x->clock ? x->clock - 1 : 0;
 	x->mm->nsteps = x->clock;
-	for (uint32_t b = 0; b < x->nbufs; b++) {
-		struct mem_buffer *bf = &x->bufs[b];
-		struct hlo_comp *owner = mem_buffer_owner(bf);
-		const struct mem_comp *cs = mem_cs(x, owner);
-		uint32_t n = owner->ninstrs;
-		uint32_t pre = bf->hole_from, split = bf->hole_to;
-		bf->hole_from = 1;
-		bf->hole_to = 0;
-		if (!cs->gtime || !n) {
-			bf->gdef = 0;
-			bf->glast = end;
-			continue;
-		}
-		bf->gdef = cs->gtime[bf->def_pos < n ? bf->def_pos : n - 1];
-		bf->glast = cs->gtime[bf->last_pos < n ? bf->last_pos : n - 1];
-		if (bf->param < 0 && bf->writer && bf->writer->comp) {
-			const struct mem_comp *ws = mem_cs(x, bf->writer->comp);
-			if (ws->gtime && bf->writer->index < bf->writer->comp->ninstrs &&
-			    ws->gtime[bf->writer->index] < bf->gdef)
-				bf->gdef = ws->gtime[bf->writer->index];
-		}
-		if (bf->flags & (MEM_BUF_GLOBAL | MEM_BUF_OUTPUT)) {
-			bf->glast = end;
-			if (bf->flags & MEM_BUF_GLOBAL)
-				bf->gdef = 0;
-		}
-		if (bf->glast < bf->gdef)
-			bf->glast = bf->gdef;
-		bf->gown = bf->glast;
-		if (!(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_ROOT | MEM_BUF_GLOBAL)) && split != NONE && split < n) {
-			bf->gown = cs->gtime[split];
-			if (bf->gown < bf->gdef)
-				bf->gown = bf->gdef;
-		}
-		if ((bf->flags & MEM_BUF_ALIASED) && split != NONE && pre < split && split < n) {
-			bf->hole_from = cs->gtime[pre] + 1;
-			bf->hole_to = cs->gtime[split] - 1;
-		}
+	for (uint32_t ci = 0; ci < x->m->ncomps; ci++) {
+		const struct mem_comp *cs = x->in->comps[ci];
+		for (uint32_t b = cs ? cs->owned : NONE; b != NONE; b = x->next[b])
+			mem_globalize_one(x, x->m->comps[ci], cs, &x->bufs[b], end);
 	}
 }
 
