@@ -351,8 +351,8 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 static void mem_sweep_sites(struct mem_ctx *x, const struct hlo_comp *c, const struct mem_frame *fr,
 	struct mem_sweep *sw)
 {
-	sw->site = x->sites + fr->site_start;
 	sw->nsite = x->nsites - fr->site_start;
+	sw->site = sw->nsite ? x->sites + fr->site_start : NULL;   /* x->sites is NULL before a site */
 	if (sw->nsite > x->capsite_peaks) {
 		free(x->site_peaks);
 		x->capsite_peaks = x->capsites;
