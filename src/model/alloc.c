@@ -344,18 +344,20 @@ static void alloc_sort_out(const struct mem_model *mm, bool max_size, const stru
 		if (!alloc_is_device(b) || (w && w->b == b))
 			continue;
 		uint64_t v = alloc_size(b, max_size);
-		if (alloc_is_output(b) || (b->param >= 0 && (b->flags & MEM_BUF_ALIASED)))
+		bool output = alloc_is_output(b);
+		if (output || (b->param >= 0 && (b->flags & MEM_BUF_ALIASED)))
 			alloc_host_init(mm, b, max_size, &x->hosts[x->nh++]);
 		if (b->param >= 0) {
 			p->arguments = size_add(p->arguments, v);
-		} else if (alloc_is_output(b)) {
+		} else if (output) {
 			p->outputs = size_add(p->outputs, v);
 		} else if (b->flags & MEM_BUF_CONSTANT) {
 			p->constants = size_add(p->constants, v);
 		} else if (v) {
+			uint64_t rounded = size_round_up(v, align);
 			x->in_heap[k] = 1;
 			x->nt++;
-			x->max = size_round_up(v, align) > x->max ? size_round_up(v, align) : x->max;
+			x->max = rounded > x->max ? rounded : x->max;
 			if (!(b->flags & MEM_BUF_SIDE_THREAD))
 				x->cand[x->nc++] = (struct alloc_temp){ v, b->gdef, b->gown, k };
 		}
