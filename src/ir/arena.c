@@ -90,6 +90,20 @@ static size_t arena_huge_budget(void)
 	return atomic_load(&budget);
 }
 
+/* Small pages of a block, all faulted in by one call (an arena fills its
+ * blocks): one trap per 4 KiB page otherwise, and the parse's threads
+ * faulting at once contend for the process's page tables.  Kernels before
+ * 5.14 refuse the advice (EINVAL); the pages then come one fault each. */
+static void arena_populate(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	madvise(p, n, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 void *xmalloc_huge(size_t n)
 {
 	const size_t huge = (size_t)2 << 20;
@@ -100,6 +114,8 @@ void *xmalloc_huge(size_t n)
 		fatal_out_of_memory();
 	if (atomic_fetch_add(&arena_huge_live, n) + n <= arena_huge_budget())
 		madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it (or THP) the pages are small */
+	else
+		arena_populate(p, n);
 	return p;
 }
 

@@ -49,7 +49,8 @@ char *xstrdup(const char *s);
 /* xmalloc for arena blocks: 2 MiB and larger ones are 2 MiB aligned and,
  * while the process holds less than HLO_HUGE_MB (128) MiB of them, marked
  * for transparent huge pages, so filling them takes 512 times fewer page
- * faults and walking them fewer TLB misses.  Freed with xfree_huge. */
+ * faults and walking them fewer TLB misses; past that, their small pages
+ * are faulted in by one call.  Freed with xfree_huge. */
 void *xmalloc_huge(size_t n);
 void xfree_huge(void *p, size_t n);
 _Noreturn void fatal_out_of_memory(void);
