@@ -117,7 +117,7 @@ static enum walk_result lco_scan(struct hlo_instr *i, void *arg)
 /* A fused computation's parameter seen from the fusion that calls it. */
 static const struct hlo_instr *lco_outside(const struct hlo_instr *x)
 {
-	if (!x || x->op != OP_PARAMETER || x->comp->is_entry || x->comp->ncallers != 1)
+	if (!x || x->op != OP_PARAMETER || x->comp->is_entry || ir_comp_ncallers(x->comp) != 1)
 		return NULL;
 	const struct hlo_instr *f = ir_comp_caller(x->comp, 0);
 	if (f->op != OP_FUSION || x->number < 0 || (uint64_t)x->number >= f->noperands)

@@ -26,6 +26,7 @@ struct resolve_ctx {
 	uint32_t ncallees, capcallees;  /* m->callees, grown (arena_vec_grow) as callees are found */
 	struct hlo_instr **caller;  /* caller[e]: the instruction whose callee m->callees[e] is */
 	uint32_t *comp_calls;       /* comp_calls[c->index]: where c's instructions' callees start */
+	uint32_t *callee_ix;        /* callee_ix[e]: m->callees[e]'s index (resolve_callers) */
 	struct nameidx comps;       /* the module's computations by name, while resolving */
 };
 
@@ -837,48 +838,51 @@ bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 	return !r.errors;
 }
 
-/* Callers, counted first: each computation's are a slice of one array.
- * The call edges were recorded in module order (m->callees, r->caller),
- * so no instruction is read but those that call an updating root.  (Counting
- * them as they are recorded was slower, by about 50 ms at 1 GB: the
- * callees are then out of the caches and out of order.) */
+/* Callers, counted first: each computation's are a slice of one array,
+ * from m->callers_at (a counting sort of the call edges, which were
+ * recorded in module order: m->callees, r->caller).  Each callee is read
+ * once, for its index (r->callee_ix, which the recursion check reads too)
+ * and whether its root updates in place: on a large module every
+ * computation read is a cache miss.  (Counting callers as the edges are
+ * recorded was slower, by about 50 ms at 1 GB: the callees are then out
+ * of the caches and out of order.) */
 static void resolve_callers(struct resolve_ctx *r)
 {
 	struct hlo_module *m = r->m;
-	for (uint32_t e = 0; e < r->ncallees; e++)
-		m->callees[e]->ncallers++;
-	uint32_t total = 0;
-	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
-		struct hlo_comp *c = m->comps[ci];
-		c->callers_at = total;
-		total += c->ncallers;   /* no more than the callees, whose positions are 32-bit */
-		c->ncallers = 0;
-	}
-	m->callers = arena_array(&r->f->arena, total, sizeof *m->callers);
+	uint32_t n = m->ncomps, *ix = r->callee_ix = xmalloc(((size_t)r->ncallees + 1) * sizeof *ix);
+	uint32_t *at = arena_array(&r->f->arena, (size_t)n + 2, sizeof *at);
+	memset(at, 0, ((size_t)n + 2) * sizeof *at);
 	for (uint32_t e = 0; e < r->ncallees; e++) {
-		struct hlo_comp *callee = m->callees[e];
-		struct hlo_instr *i = r->caller[e];
-		m->callers[callee->callers_at + callee->ncallers++] = i;
-		if (callee->root_updates && i->op != OP_CONSTANT)
-			i->xflags |= IR_CALLS_UPDATE;
+		const struct hlo_comp *callee = m->callees[e];
+		ix[e] = callee->index;
+		at[callee->index + 2]++;
+		if (callee->root_updates && r->caller[e]->op != OP_CONSTANT)
+			r->caller[e]->xflags |= IR_CALLS_UPDATE;
 	}
+	for (uint32_t k = 2; k < n + 2; k++)
+		at[k] += at[k - 1];   /* at[c + 1]: where c's callers start; no more than the callees */
+	m->callers = arena_array(&r->f->arena, at[n + 1], sizeof *m->callers);
+	for (uint32_t e = 0; e < r->ncallees; e++)
+		m->callers[at[ix[e] + 1]++] = r->caller[e];
+	m->callers_at = at;   /* at[c]: where c's start, at[n] where they end */
 }
 
-/* Recursion through calls is not HLO: report the first cycle found. */
-static bool resolve_call_cycle(struct resolve_ctx *r, struct hlo_comp *c, uint8_t *state)
+/* Recursion through calls is not HLO: report the first cycle found from
+ * computation c (by index; state by index too). */
+static bool resolve_call_cycle(struct resolve_ctx *r, uint32_t c, uint8_t *state)
 {
-	state[c->index] = 1;
-	for (uint32_t e = r->comp_calls[c->index]; e < r->comp_calls[c->index + 1]; e++) {
-		struct hlo_comp *t = r->m->callees[e];
-		if (state[t->index] == 1) {
-			resolve_error(r, ir_instr_span(r->caller[e]),
-				      "computation '%.*s' calls itself through '%.*s' (recursion)", IR_CNM(t), IR_CNM(c));
+	state[c] = 1;
+	for (uint32_t e = r->comp_calls[c]; e < r->comp_calls[c + 1]; e++) {
+		uint32_t t = r->callee_ix[e];
+		if (state[t] == 1) {
+			resolve_error(r, ir_instr_span(r->caller[e]), "computation '%.*s' calls itself through '%.*s' (recursion)",
+				      IR_CNM(r->m->comps[t]), IR_CNM(r->m->comps[c]));
 			return true;
 		}
-		if (state[t->index] == 0 && resolve_call_cycle(r, t, state))
+		if (state[t] == 0 && resolve_call_cycle(r, t, state))
 			return true;
 	}
-	state[c->index] = 2;
+	state[c] = 2;
 	return false;
 }
 
@@ -969,11 +973,12 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 		uint8_t *state = xcalloc(m->ncomps + 1, 1);
 		for (uint32_t k = 0; k < m->ncomps && !r.errors; k++)
 			if (!state[k])
-				resolve_call_cycle(&r, m->comps[k], state);
+				resolve_call_cycle(&r, k, state);
 		free(state);
 	}
 	free(r.inline_comps);
 	free(r.comp_calls);
 	free(r.caller);
+	free(r.callee_ix);
 	arena_free(&r.scratch);
 }

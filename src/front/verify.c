@@ -488,7 +488,7 @@ static void verify_async(struct verify_ctx *v, struct hlo_instr *i)
 static void verify_async_callers(struct verify_ctx *v, const struct hlo_comp *c)
 {
 	const struct hlo_instr *first = NULL;
-	for (uint32_t k = 0; k < c->ncallers; k++) {
+	for (uint32_t k = 0; k < ir_comp_ncallers(c); k++) {
 		const struct hlo_instr *i = ir_comp_caller(c, k);
 		if (i->op != OP_ASYNC_START || i->async_wrapped != OP_COUNT)
 			continue;

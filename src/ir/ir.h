@@ -315,15 +315,14 @@ struct hlo_comp {
 	uint32_t index;             /* position in module->comps */
 	uint32_t ninstrs;
 	uint32_t nparams;
-	uint32_t ncallers;          /* module->callers from callers_at (ir_comp_caller) */
+	uint32_t exec_len;          /* ", execution_thread=..." value, which ends the span
+				     * (ir_comp_exec_thread); 0: none */
 	uint64_t name_off : 40;     /* the name in the source, without '%' or ':' (ir_comp_name) */
 	uint64_t name_len : 22;     /* longer names are refused (build.c) */
 	uint64_t name_pct : 1;      /* written with '%' */
 	uint64_t name_colon : 1;    /* written with ':' */
 	uint32_t span_len;          /* ir_comp_span: its length */
 	uint32_t sig_off, sig_len;  /* ir_comp_sig: "(name: shape, ...) -> shape", from name_off */
-	uint32_t exec_len;          /* ", execution_thread=..." value, which ends the span
-				     * (ir_comp_exec_thread); 0: none */
 	uint32_t span_back : 27;    /* the span's start before the name's: "ENTRY %main" */
 	uint32_t root_updates : 1;  /* its root is a dynamic-update-slice or scatter, or a tuple
 				     * of one (resolve; a fusion calling it gets IR_CALLS_UPDATE) */
@@ -331,7 +330,6 @@ struct hlo_comp {
 	uint32_t has_signature : 1;
 	uint32_t inline_body : 1;   /* written inline as an attribute value */
 	uint32_t names_resolved : 1; /* resolve_names already bound its instructions' names */
-	uint32_t callers_at;
 	struct hlo_module *module;
 	struct hlo_instr **instrs;  /* program order (the schedule when scheduled) */
 	struct hlo_instr *root;
@@ -339,10 +337,10 @@ struct hlo_comp {
 	uint32_t *users;            /* its instructions' users, positions in instrs (ir_user) */
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
 };
-/* 96 bytes: a dump has a computation for every fusion (46,499 in the
+/* 88 bytes: a dump has a computation for every fusion (46,499 in the
  * bench module).  Spans are lengths from the name, callers a slice of one
- * module-wide array. */
-_Static_assert(sizeof(struct hlo_comp) == 96, "struct hlo_comp is 96 bytes");
+ * module-wide array (ir_comp_caller). */
+_Static_assert(sizeof(struct hlo_comp) == 88, "struct hlo_comp is 88 bytes");
 
 #define IR_COMP_BACK_MAX ((1u << 27) - 1)
 /* From ENTRY or the name (its '%' included; an inline body's '{') to the
@@ -421,6 +419,9 @@ struct hlo_module {
 	struct hlo_module *next;
 	struct hlo_comp **callees;  /* every instruction's callees (ir_callees), from resolve */
 	struct hlo_instr **callers; /* every computation's callers (ir_comp_caller), from resolve */
+	uint32_t *callers_at;       /* by computation index, ncomps + 1: where its callers start
+				     * (NULL until resolve has them): computations are not written,
+				     * each a cache miss on a large module */
 	uint32_t ninstrs_total;
 	bool valid;                 /* parsed, resolved and verified without error */
 };
@@ -465,10 +466,16 @@ static inline struct hlo_comp **ir_callees(const struct hlo_instr *i)
 	struct hlo_comp **c = i->comp->module->callees;
 	return c ? c + i->callees_at : NULL;
 }
-/* The k-th of the ncallers instructions that call c, in module order. */
+/* How many instructions call c; 0 before resolve found them. */
+static inline uint32_t ir_comp_ncallers(const struct hlo_comp *c)
+{
+	const uint32_t *at = c->module ? c->module->callers_at : NULL;
+	return at ? at[c->index + 1] - at[c->index] : 0;
+}
+/* The k-th of the ir_comp_ncallers instructions that call c, in module order. */
 static inline struct hlo_instr *ir_comp_caller(const struct hlo_comp *c, uint32_t k)
 {
-	return c->module->callers[c->callers_at + k];
+	return c->module->callers[c->module->callers_at[c->index] + k];
 }
 
 /* ---- Walker ---- */

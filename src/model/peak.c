@@ -41,7 +41,7 @@ void peak_build(struct mem_model *mm, struct arena *a)
 		if (c == m->entry)
 			break;
 		const struct hlo_instr *up = NULL;
-		for (uint32_t k = 0; k < c->ncallers && !up; k++) {
+		for (uint32_t k = 0; k < ir_comp_ncallers(c) && !up; k++) {
 			const struct hlo_instr *x = ir_comp_caller(c, k);
 			if (peak_calls_into(x) && mem_analysed(mm, x->comp))
 				up = x;

@@ -267,7 +267,7 @@ static bool apply_follows(const struct hlo_instr *i)
 static void apply_flow_callers(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf, bool param)
 {
 	const struct hlo_comp *c = i->comp;
-	for (uint32_t k = 0; k < c->ncallers; k++) {
+	for (uint32_t k = 0; k < ir_comp_ncallers(c); k++) {
 		struct hlo_instr *u = ir_comp_caller(c, k);
 		bool single = (u->op == OP_CALL || u->op == OP_FUSION) && u->ncallees == 1;
 		if (param) {

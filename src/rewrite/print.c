@@ -374,7 +374,7 @@ static void print_signature(struct print_ctx *p, struct hlo_comp *c)
 
 static bool print_is_fusion_comp(const struct hlo_comp *c)
 {
-	for (uint32_t k = 0; k < c->ncallers; k++)
+	for (uint32_t k = 0; k < ir_comp_ncallers(c); k++)
 		if (ir_comp_caller(c, k)->op == OP_FUSION)
 			return true;
 	return false;
