@@ -40,10 +40,11 @@ struct oc_cand {
 static bool oc_eligible(const struct mem_model *mm, const struct peak_set *pk, const struct mem_buffer *b,
 			uint64_t min_bytes)
 {
-	return mem_buffer_owner(b) == mm->module->entry && b->param >= 0 &&
-	       !(b->flags & (MEM_BUF_MERGED | MEM_BUF_OUTPUT | MEM_BUF_ALIASED | MEM_BUF_DONATED)) &&
+	/* The buffer's own fields first: its owner is its definer's, out of
+	 * the caches on a large module. */
+	return b->param >= 0 && !(b->flags & (MEM_BUF_MERGED | MEM_BUF_OUTPUT | MEM_BUF_ALIASED | MEM_BUF_DONATED)) &&
 	       mem_space_class(b->memory_space) == MEM_SPACE_DEVICE && b->bytes >= min_bytes && b->bytes &&
-	       peak_live(pk, b);
+	       mem_buffer_owner(b) == mm->module->entry && peak_live(pk, b);
 }
 
 /* The device copy XLA would make: from the program start to the last read. */
