@@ -850,8 +850,7 @@ static void resolve_callers(struct resolve_ctx *r)
 {
 	struct hlo_module *m = r->m;
 	uint32_t n = m->ncomps, *ix = r->callee_ix = xmalloc(((size_t)r->ncallees + 1) * sizeof *ix);
-	uint32_t *at = arena_array(&r->f->arena, (size_t)n + 2, sizeof *at);
-	memset(at, 0, ((size_t)n + 2) * sizeof *at);
+	uint32_t *at = arena_array(&r->f->arena, (size_t)n + 2, sizeof *at);   /* zeroed */
 	for (uint32_t e = 0; e < r->ncallees; e++) {
 		const struct hlo_comp *callee = m->callees[e];
 		ix[e] = callee->index;
@@ -875,7 +874,8 @@ static bool resolve_call_cycle(struct resolve_ctx *r, uint32_t c, uint8_t *state
 	for (uint32_t e = r->comp_calls[c]; e < r->comp_calls[c + 1]; e++) {
 		uint32_t t = r->callee_ix[e];
 		if (state[t] == 1) {
-			resolve_error(r, ir_instr_span(r->caller[e]), "computation '%.*s' calls itself through '%.*s' (recursion)",
+			resolve_error(r, ir_instr_span(r->caller[e]),
+				      "computation '%.*s' calls itself through '%.*s' (recursion)",
 				      IR_CNM(r->m->comps[t]), IR_CNM(r->m->comps[c]));
 			return true;
 		}
