@@ -374,6 +374,7 @@ bench-scale: all build/bench/measure $(BENCH_FILE) $(BENCH_SCALE_FILE)
 	done
 	$(Q)awk 'FNR == 1 { f++ } f == 1 && (a == "" || $$1 < a) { a = $$1 } f == 2 && (b == "" || $$1 < b) { b = $$1 } \
 		END { r = b / a; printf "best of %d each, in turns: %.3f s and %.3f s\n", FNR, a, b; \
+		      print a > "build/bench/check.secs"; print b > "build/bench/check-scale.secs"; \
 		      printf "check on 10x the input takes %.2fx the time: target <=10.5x %s\n", r, \
 		         (r <= 10.5 ? "ok" : "MISSED"); exit r > 10.5 }' build/bench/check.all build/bench/check-scale.all
 
