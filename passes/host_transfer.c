@@ -489,10 +489,9 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 
 static enum walk_result ht_comp(struct hlo_comp *c, void *arg)
 {
-	(void)c;
 	struct ht_state *st = arg;
 	st->nitems = 0;
-	return WALK_CONTINUE;
+	return c->contains & (IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_HOST_IO) ? WALK_CONTINUE : WALK_SKIP;
 }
 
 static enum walk_result ht_instr(struct hlo_instr *i, void *arg)

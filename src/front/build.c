@@ -304,6 +304,7 @@ struct hlo_comp *build_body_end(struct build_ctx *ctx, struct hlo_comp *c, struc
 	for (uint32_t i = 0; i < c->ninstrs; i++) {
 		struct hlo_instr *in = c->instrs[i];
 		in->index = i;
+		ir_comp_note(in);
 		if (ir_is_root(in) && !c->root)
 			c->root = in;  /* a second ROOT is the verifier's to report */
 	}

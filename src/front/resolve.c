@@ -307,6 +307,7 @@ static struct hlo_instr *resolve_new_gte(struct resolve_ctx *r, struct hlo_instr
 	ir_operands(g)[0].off = sp.start;
 	ir_operands(g)[0].len = span_len(sp) < IR_OPERAND_MAX_LEN ? span_len(sp) : IR_OPERAND_MAX_LEN;
 	g->shape = ir_shape_tuple_elem(base->shape, index);
+	ir_comp_note(g);
 	if (!g->shape)
 		resolve_error(r, sp, "tuple index %lld is out of range for '%.*s'", (long long)index,
 			      IR_NM(base));
@@ -716,6 +717,7 @@ static void resolve_instr(struct resolve_ctx *r, struct resolve_scope *sc, struc
 		ok = ir_operands(i)[j].instr != NULL;
 	if (!i->shape && ok) {
 		i->shape = resolve_infer(r, i);
+		ir_comp_note(i);
 		if (!i->shape)
 			resolve_error(r, ir_instr_opcode_span(i),
 				      "cannot infer the result shape of '%.*s'; write it before the opcode",

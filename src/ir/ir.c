@@ -227,6 +227,26 @@ struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n)
 	return *n ? ir_extra(i)->control : NULL;
 }
 
+void ir_comp_note(struct hlo_instr *i)
+{
+	uint32_t k = 0;
+	switch (i->op) {
+	case OP_WHILE: k = IR_CONTAINS_WHILE; break;
+	case OP_CONSTANT: k = IR_CONTAINS_CONSTANT; break;
+	case OP_CUSTOM_CALL: k = IR_CONTAINS_CUSTOM_CALL; break;
+	case OP_ASYNC_START: k = i->async_wrapped == OP_CUSTOM_CALL ? IR_CONTAINS_CUSTOM_CALL : 0; break;
+	case OP_SEND: case OP_RECV: case OP_INFEED: case OP_OUTFEED: k = IR_CONTAINS_HOST_IO; break;
+	default: break;
+	}
+	for (uint32_t a = 0; a < i->nattrs; a++)
+		k |= ir_attrs(i)[a].key == ATTR_SHARDING ? IR_CONTAINS_SHARDING
+		   : ir_attrs(i)[a].key == ATTR_FRONTEND_ATTRIBUTES ? IR_CONTAINS_FRONTEND : 0;
+	const struct hlo_shape *s = i->shape;
+	if (s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == 5)
+		k |= IR_CONTAINS_HOST_SPACE;
+	i->comp->contains |= k;
+}
+
 bool ir_shape_is_array(const struct hlo_shape *s)
 {
 	return s && s->type != PT_TUPLE && s->type != PT_BUFFER && s->type != PT_TOKEN &&

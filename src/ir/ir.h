@@ -188,6 +188,19 @@ enum instr_xflag {
 };
 #define IR_LIT_GAP_MAX 63u
 
+/* Kinds of instruction a computation contains (hlo_comp.contains), so
+ * that a rule looking for rare ones (host transfers, whiles, shardings)
+ * skips the computations without any instead of reading every instruction. */
+enum ir_contains {
+	IR_CONTAINS_WHILE = 1,
+	IR_CONTAINS_CONSTANT = 2,
+	IR_CONTAINS_CUSTOM_CALL = 4,  /* or an async-start wrapping one */
+	IR_CONTAINS_HOST_IO = 8,      /* send, recv, infeed, outfeed */
+	IR_CONTAINS_SHARDING = 16,    /* a sharding= attribute */
+	IR_CONTAINS_FRONTEND = 32,    /* a frontend_attributes= attribute */
+	IR_CONTAINS_HOST_SPACE = 64,  /* a non-tuple result in memory space 5 (S(5)) */
+};
+
 /* A fusion's kind= (XLA's FusionKind), decoded when the instruction is
  * built: the memory model asks it of every fusion, and reading it from the
  * text then would bring the whole file back into memory. */
@@ -323,7 +336,8 @@ struct hlo_comp {
 	uint64_t name_colon : 1;    /* written with ':' */
 	uint32_t span_len;          /* ir_comp_span: its length */
 	uint32_t sig_off, sig_len;  /* ir_comp_sig: "(name: shape, ...) -> shape", from name_off */
-	uint32_t span_back : 27;    /* the span's start before the name's: "ENTRY %main" */
+	uint32_t span_back : 20;    /* the span's start before the name's: "ENTRY %main" */
+	uint32_t contains : 7;      /* enum ir_contains of its instructions (ir_comp_note) */
 	uint32_t root_updates : 1;  /* its root is a dynamic-update-slice or scatter, or a tuple
 				     * of one (resolve; a fusion calling it gets IR_CALLS_UPDATE) */
 	uint32_t is_entry : 1;      /* marked ENTRY, or the entry by default */
@@ -342,7 +356,7 @@ struct hlo_comp {
  * module-wide array (ir_comp_caller). */
 _Static_assert(sizeof(struct hlo_comp) == 88, "struct hlo_comp is 88 bytes");
 
-#define IR_COMP_BACK_MAX ((1u << 27) - 1)
+#define IR_COMP_BACK_MAX ((1u << 20) - 1)
 /* From ENTRY or the name (its '%' included; an inline body's '{') to the
  * closing brace, or to the execution_thread value after it.  Until the
  * closing brace is built: the name's start, empty. */
@@ -477,6 +491,9 @@ static inline struct hlo_instr *ir_comp_caller(const struct hlo_comp *c, uint32_
 {
 	return c->module->callers[c->module->callers_at[c->index] + k];
 }
+/* Adds what i is (enum ir_contains) to its computation's contains: the
+ * builder for every instruction, resolve for those it makes or gives a shape. */
+void ir_comp_note(struct hlo_instr *i);
 
 /* ---- Walker ---- */
 
