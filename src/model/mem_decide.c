@@ -120,6 +120,21 @@ static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
 	return WALK_CONTINUE;
 }
 
+/* Once a tile, a fusion and a post-partitioning op are found, only a
+ * pre-partitioning custom call or frontend attribute can change the
+ * decision (split counts only when nothing is tiled): computations with
+ * neither are skipped, so the first one found stays the first in module
+ * order. */
+static enum walk_result mem_signal_comp(struct hlo_comp *c, void *ctx)
+{
+	const struct mem_signals *sg = ctx;
+	if (!sg->tiled || !sg->fused || !sg->post)
+		return WALK_CONTINUE;
+	if (sg->pre)
+		return WALK_STOP;
+	return c->contains & (IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_FRONTEND) ? WALK_CONTINUE : WALK_SKIP;
+}
+
 static const char *mem_base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -180,7 +195,7 @@ void mem_decide_reading(struct mem_ctx *x, const struct mem_options *o)
 	struct hlo_module *m = x->m;
 	/* One walk over every instruction for the §5.4 signals and tiles. */
 	struct mem_signals sg = { .f = m->file, .scratch = &x->scratch };
-	struct ir_visitor v = { .instr = mem_signal_visit };
+	struct ir_visitor v = { .comp = mem_signal_comp, .instr = mem_signal_visit };
 	ir_walk(m, &v, &sg);
 	{
 		/* Before optimizations: no schedule, no fusion, and the file name
