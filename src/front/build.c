@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "compname.h"
 #include "lex.h"
 #include "literal.h"
 
@@ -245,6 +246,15 @@ static bool build_comp_fits(struct build_ctx *ctx, struct span sp, uint64_t len,
 	return false;
 }
 
+/* The module's copies of computation names (compname.h), made on first use. */
+static struct compnames *build_compnames(struct build_ctx *ctx)
+{
+	struct hlo_module *m = ctx->module;
+	if (m && !m->compnames)
+		m->compnames = xcalloc(1, sizeof *m->compnames);
+	return m ? m->compnames : NULL;
+}
+
 static struct hlo_comp *build_new_comp(struct build_ctx *ctx)
 {
 	struct hlo_comp *c = arena_alloc(&ctx->file->arena, sizeof *c);
@@ -261,6 +271,9 @@ struct hlo_comp *build_comp_head(struct build_ctx *ctx, bool entry, struct span 
 	struct hlo_comp *c = build_new_comp(ctx);
 	build_comp_name(ctx, c, name_sp);
 	c->is_entry = entry;
+	struct compnames *cn = build_compnames(ctx);
+	if (cn)
+		compname_add(&cn->heads, c->name_off, c->name_len, ir_comp_name(c), ir_comp_name_len(c));
 	if (!span_is_none(sig) && build_comp_fits(ctx, sig, sig.end - c->name_off, UINT32_MAX, "signature")) {
 		c->has_signature = true;
 		c->sig_off = (uint32_t)(sig.start - c->name_off);
@@ -570,8 +583,9 @@ static struct span build_literal(struct hlo_instr *i)
 /* What later stages ask of many instructions, decoded while the text is
  * still in memory (source_drop): a custom call's target (in the extra
  * part, made here, as for control-predecessors, which resolve fills),
- * a fusion's kind, a scalar integer constant's value (loop bounds),
- * whether an attribute names computations (resolve reads no others). */
+ * a fusion's kind, a scalar integer constant's value (loop bounds), a
+ * get-tuple-element's index, whether an attribute names computations
+ * (resolve reads no others). */
 static void build_decode(struct build_ctx *ctx, struct hlo_instr *i, const struct hlo_attr *attrs, uint32_t n)
 {
 	const struct hlo_attr *t = i->op == OP_CUSTOM_CALL || i->async_wrapped == OP_CUSTOM_CALL
@@ -588,11 +602,15 @@ static void build_decode(struct build_ctx *ctx, struct hlo_instr *i, const struc
 	for (uint32_t k = 0; k < n && !(i->xflags & (IR_LIT_INLINE | IR_NAMES_COMPS)); k++)
 		if (ir_attr_is_callee(attrs[k].key))
 			i->xflags |= IR_NAMES_COMPS;
+	/* resolve reads again only what this does not take ("+1", out of range). */
+	const struct hlo_attr *ix = i->op == OP_GET_TUPLE_ELEMENT ? ir_attr_in(attrs, n, ATTR_INDEX) : NULL;
+	int64_t v;
+	if (ix && attr_text_int(ctx->file, ir_attr_value(ix), &v) && v >= 0 && v <= INT32_MAX)
+		i->number = (int32_t)v;
 	if (kind) {
 		p = attr_plain_value(ctx->file, kind, &len);
 		i->flags |= (uint8_t)(ir_fusion_kind_of(p, len) << IR_FUSION_SHIFT);
 	}
-	int64_t v;
 	struct span lit = build_literal(i);
 	if (i->op == OP_CONSTANT && i->shape && i->shape->type != PT_TUPLE && i->shape->rank == 0 &&
 	    literal_scalar_int(ctx->file, lit, i->shape, &v) && v >= INT32_MIN && v <= INT32_MAX) {
@@ -730,6 +748,12 @@ void build_attr(struct build_ctx *ctx, struct interned *name, struct span name_s
 	a->key = (uint16_t)(name->attr ? name->attr - 1 : ATTR_UNKNOWN);
 	a->value_off = value_sp.start;
 	a->value_len = (uint32_t)span_len(value_sp);
+	const char *callee;
+	size_t n;
+	struct compnames *cn;
+	if (ir_attr_is_callee((enum attr_key)a->key) &&
+	    compname_of_value(ctx->src->buf + a->value_off, a->value_len, &callee, &n) && (cn = build_compnames(ctx)))
+		compname_add(&cn->callees, a->value_off, a->value_len, callee, n);
 }
 
 void build_attr_continue(struct build_ctx *ctx, struct span sp)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "build.h"
+#include "compname.h"
 #include "scan.h"
 #include "resolve.h"
 #include "threads.h"
@@ -73,13 +74,17 @@ struct parse_piece {
  * "}" in column 0, a blank line, and the next computation's header.  The
  * piece before ends after the "}"; the two newlines become its NULs.  A cut
  * inside a comment or string leaves the piece before unterminated: an
- * error, and the serial parse.  0 when there is none. */
-static uint64_t parse_pieces_cut(const char *buf, uint64_t from, uint64_t len)
+ * error, and the serial parse.  0 when there is none.  The pages searched
+ * go back behind it (one huge computation has no cut: the search reads on
+ * to the end). */
+static uint64_t parse_pieces_cut(const struct source *src, uint64_t from)
 {
-	const char *p = buf + (from ? from : 1), *end = buf + len;
+	const char *buf = src->buf, *p = buf + (from ? from : 1), *end = buf + src->len;
+	uint64_t mark = from;
 	while (end - p > 9 && (p = memchr(p, '}', (size_t)(end - p - 9)))) {
 		if (p[-1] == '\n' && p[1] == '\n' && p[2] == '\n' && (p[3] == '%' || !memcmp(p + 3, "ENTRY ", 6)))
 			return (uint64_t)(p - buf) + 1;
+		source_drop(src, &mark, (uint64_t)(p - buf));
 		p++;
 	}
 	return 0;
@@ -171,6 +176,7 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 		if (k && pm->stack.span.end > pm->stack.span.start && m->stack.span.end <= m->stack.span.start)
 			m->stack = pm->stack;
 		if (k) {
+			compname_join(&m->compnames, &pm->compnames);
 			intern_free(p[k].f.names);
 			p[k].f.names = NULL;
 		}
@@ -186,9 +192,17 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 	f->nmodules = 1;
 }
 
+/* What the builder left on f's modules outside the arena. */
+static void parse_free_modules(struct hlo_file *f)
+{
+	for (struct hlo_module *m = f->modules; m; m = m->next)
+		compname_free(&m->compnames);
+}
+
 static void parse_pieces_free(struct parse_piece *p, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++) {
+		parse_free_modules(&p[k].f);
 		arena_free(&p[k].f.arena);
 		intern_free(p[k].f.names);
 		free(p[k].f.lint_comments);
@@ -206,7 +220,7 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 	struct parse_piece *p = xcalloc(n, sizeof *p);
 	unsigned np = 0;
 	for (uint64_t start = 0; start < src->len && np < n; np++) {
-		uint64_t cut = np + 1 < n ? parse_pieces_cut(src->buf, start + (src->len - start) / (n - np), src->len) : 0;
+		uint64_t cut = np + 1 < n ? parse_pieces_cut(src, start + (src->len - start) / (n - np)) : 0;
 		p[np] = (struct parse_piece){ .f.src = src, .start = start, .end = cut ? cut : src->len, .first = !np };
 		start = cut ? cut + 2 : src->len;
 	}
@@ -265,6 +279,7 @@ void parse_free(struct hlo_file *f)
 {
 	if (!f)
 		return;
+	parse_free_modules(f);
 	arena_free(&f->arena);
 	intern_free(f->names);
 	free(f->lint_comments);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "attr.h"
 #include "build.h"
+#include "compname.h"
 #include "nameidx.h"
 #include "value.h"
 
@@ -28,6 +29,8 @@ struct resolve_ctx {
 	uint32_t *comp_calls;       /* comp_calls[c->index]: where c's instructions' callees start */
 	uint32_t *callee_ix;        /* callee_ix[e]: m->callees[e]'s index (resolve_callers) */
 	struct nameidx comps;       /* the module's computations by name, while resolving */
+	const struct compnames *cn; /* the names the builder copied (empty lists when none) */
+	uint32_t head_at, callee_at; /* compname_find's cursors */
 };
 
 static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt, ...)
@@ -41,12 +44,27 @@ static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt
 	va_end(ap);
 }
 
+/* What r->cn is when the builder copied no names. */
+static const struct compnames resolve_no_names;
+
 /* How many instructions (or computations) ahead the names an index will be
  * asked for are prefetched (nameidx_prefetch): a large module's indexes
  * are out of the caches. */
 #define RESOLVE_AHEAD 24
 
 /* ---- computations ---- */
+
+/* c's name into r->comps: the builder's copy (compname.h), or a copy of
+ * the text, one slice per header all over the file, so that lookups leave
+ * the pages dropped behind.  Returns the computation already bound to it. */
+static struct hlo_comp *resolve_bind_comp(struct resolve_ctx *r, struct hlo_comp *c, uint64_t *mark)
+{
+	const struct compname *n = compname_find(&r->cn->heads, c->name_off, ir_comp_name_len(c), &r->head_at);
+	if (n)
+		return nameidx_put_hashed(&r->comps, compname_text(&r->cn->heads, n), n->n, n->hash, c, false);
+	source_drop(r->f->src, mark, ir_comp_span(c).start);
+	return nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true);
+}
 
 /* Computation names into r->comps, the entry found, and the inline
  * bodies (r->inline_comps) listed in the same pass over the computations
@@ -58,9 +76,8 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 	uint64_t mark = 0;
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
-		if (i + RESOLVE_AHEAD < m->ncomps && !m->comps[i + RESOLVE_AHEAD]->inline_body)
-			nameidx_prefetch(&r->comps, ir_comp_name(m->comps[i + RESOLVE_AHEAD]),
-					 ir_comp_name_len(m->comps[i + RESOLVE_AHEAD]));
+		if (r->head_at + RESOLVE_AHEAD < r->cn->heads.n)
+			nameidx_prefetch_hashed(&r->comps, r->cn->heads.v[r->head_at + RESOLVE_AHEAD].hash);
 		if (c->inline_body) {
 			if (r->ninline == r->capinline) {
 				r->capinline = r->capinline ? 2 * r->capinline : 16;
@@ -70,10 +87,7 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 			continue;
 		}
 		last = c;
-		/* The names are slices of the text, one per header all over the
-		 * file: copied, so that lookups leave the pages dropped behind. */
-		source_drop(r->f->src, &mark, ir_comp_span(c).start);
-		if (nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true)) {
+		if (resolve_bind_comp(r, c, &mark)) {
 			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%.*s'", IR_CNM(c));
 			continue;
 		}
@@ -161,17 +175,17 @@ static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
 
 /* The common case of a callee attribute, one name
  * (calls=%fused_computation.12), read without running the value grammar. */
-static bool resolve_callee_name(const struct resolve_ctx *r, const struct hlo_attr *a, const char **name,
-				size_t *len)
+/* The computation callee attribute a names, when its value is one name:
+ * from the builder's copy (compname.h) when there is one, else the text. */
+static struct hlo_comp *resolve_callee_named(struct resolve_ctx *r, const struct hlo_attr *a)
 {
-	const char *t = r->f->src->buf + a->value_off;
-	size_t n = a->value_len, e = t[0] == '%';
-	while (e < n && ((t[e] >= 'a' && t[e] <= 'z') || (t[e] >= 'A' && t[e] <= 'Z') ||
-			 (t[e] >= '0' && t[e] <= '9') || t[e] == '_' || t[e] == '.' || t[e] == '-'))
-		e++;
-	*name = t + (t[0] == '%');
-	*len = n - (size_t)(t[0] == '%');
-	return e == n && *len;
+	const struct compname *n = compname_find(&r->cn->callees, a->value_off, a->value_len, &r->callee_at);
+	if (n)
+		return nameidx_get_hashed(&r->comps, compname_text(&r->cn->callees, n), n->n, n->hash);
+	const char *name;
+	size_t len;
+	return compname_of_value(r->f->src->buf + a->value_off, a->value_len, &name, &len)
+		       ? nameidx_get(&r->comps, name, len) : NULL;
 }
 
 static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
@@ -193,14 +207,10 @@ static void resolve_callees(struct resolve_ctx *r, struct hlo_instr *i)
 			resolve_push(&out, body);
 			continue;
 		}
-		const char *name;
-		size_t len;
-		if (resolve_callee_name(r, a, &name, &len)) {
-			struct hlo_comp *c = nameidx_get(&r->comps, name, len);
-			if (c) {
-				resolve_push(&out, c);
-				continue;
-			}
+		struct hlo_comp *c = resolve_callee_named(r, a);
+		if (c) {
+			resolve_push(&out, c);
+			continue;
 		}
 		struct arena_mark mk = arena_mark(&r->scratch);
 		struct hlo_value *v = value_parse(r->f, ir_attr_value(a), &r->scratch, r->d);
@@ -582,7 +592,8 @@ static void resolve_control(struct resolve_ctx *r, struct resolve_scope *sc, str
 	arena_release(&r->scratch, mk);
 }
 
-static void resolve_params(struct resolve_ctx *r, struct hlo_comp *c)
+/* c->params from its parameter instructions. */
+static void resolve_param_slots(struct resolve_ctx *r, struct hlo_comp *c)
 {
 	int64_t max = -1;
 	for (uint32_t k = 0; k < c->ninstrs; k++)
@@ -610,8 +621,12 @@ static void resolve_params(struct resolve_ctx *r, struct hlo_comp *c)
 	for (uint32_t k = 0; k < c->nparams; k++)
 		if (!c->params[k])
 			resolve_error(r, ir_comp_name_span(c), "computation '%.*s' has no parameter number %u", IR_CNM(c), k);
-	/* Like XLA, parameter names and shapes in a signature are syntax only;
-	 * the result shape must match the root. */
+}
+
+/* Like XLA, parameter names and shapes in a signature are syntax only;
+ * the result shape must match the root (inferred or written). */
+static void resolve_signature(struct resolve_ctx *r, struct hlo_comp *c)
+{
 	if (c->has_signature && !c->inline_body && c->root && c->root->shape && c->sig_result &&
 	    !ir_shape_equal(c->sig_result, c->root->shape, false)) {
 		char a[128], b[128];
@@ -702,13 +717,13 @@ static bool resolve_operands(struct resolve_ctx *r, struct resolve_scope *sc, st
 	return ok;
 }
 
-/* Instruction i after its names: callees, tuple index, operands (when
- * sc is set; else resolve_names bound them), the shape to infer. */
+/* Instruction i after its names: callees, tuple index and operands (when
+ * sc is set; else resolve_names did them), the shape to infer. */
 static void resolve_instr(struct resolve_ctx *r, struct resolve_scope *sc, struct hlo_instr *i,
 			  struct resolve_vec *made)
 {
 	resolve_callees(r, i);
-	if (i->op == OP_GET_TUPLE_ELEMENT)
+	if (sc && i->op == OP_GET_TUPLE_ELEMENT)
 		resolve_tuple_index(r, i);
 	bool ok = true;
 	if (sc)
@@ -803,38 +818,36 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 /* Starts loading the computation index's slots for i's callee names:
  * a large module's index is out of the caches (resolve_comp asks
  * RESOLVE_AHEAD instructions ahead). */
-static void resolve_prefetch_callees(const struct resolve_ctx *r, const struct hlo_instr *i)
-{
-	if (!ir_names_comps(i))
-		return;
-	for (uint32_t k = 0; k < i->nattrs; k++) {
-		const char *name;
-		size_t len;
-		if (ir_attr_is_callee(ir_attrs(i)[k].key) && resolve_callee_name(r, &ir_attrs(i)[k], &name, &len))
-			nameidx_prefetch(&r->comps, name, len);
-	}
-}
-
+/* Resolves c; when resolve_names did its local part, only what needs the
+ * module: callees and the shapes inferred from them, read only in the
+ * computations that have such instructions (most fused ones have none). */
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 {
-	if (c->names_resolved) {
+	if (!c->names_resolved) {
+		resolve_comp_with(r, c, true);
+		resolve_param_slots(r, c);
+	} else if (c->contains & IR_CONTAINS_UNRESOLVED) {
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
-			if (k + RESOLVE_AHEAD < c->ninstrs)
-				resolve_prefetch_callees(r, c->instrs[k + RESOLVE_AHEAD]);
+			if (r->callee_at + RESOLVE_AHEAD < r->cn->callees.n)
+				nameidx_prefetch_hashed(&r->comps, r->cn->callees.v[r->callee_at + RESOLVE_AHEAD].hash);
 			resolve_instr(r, NULL, c->instrs[k], NULL);
 			source_drop(r->f->src, &r->drop_mark, c->instrs[k]->start);
 		}
-	} else {
-		resolve_comp_with(r, c, true);
 	}
-	resolve_params(r, c);
+	resolve_signature(r, c);
 }
 
+/* What c decides alone, on the thread of the parse piece that built it
+ * while its text is in the cache: names, tuple indexes, parameters. */
 bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 {
-	struct resolve_ctx r = { .f = f, .d = d };
+	struct resolve_ctx r = { .f = f, .d = d, .cn = &resolve_no_names };
 	arena_init(&r.scratch);
 	resolve_comp_with(&r, c, false);
+	for (uint32_t k = 0; k < c->ninstrs; k++)
+		if (c->instrs[k]->op == OP_GET_TUPLE_ELEMENT && c->instrs[k]->number < 0)
+			resolve_tuple_index(&r, c->instrs[k]);   /* what the builder did not decode */
+	resolve_param_slots(&r, c);
 	arena_free(&r.scratch);
 	c->names_resolved = !r.errors;
 	return !r.errors;
@@ -956,6 +969,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 		else if (a->key == ATTR_REPLICA_COUNT)
 			attr_text_int(r.f, ir_attr_value(a), &m->replica_count);
 	}
+	r.cn = m->compnames ? m->compnames : &resolve_no_names;
 	nameidx_init(&r.comps, m->ncomps);
 	resolve_bind_comps(&r);
 	if (r.ninline)
@@ -969,6 +983,8 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	}
 	r.comp_calls[m->ncomps] = r.ncallees;
 	nameidx_free(&r.comps);
+	compname_free(&m->compnames);   /* the index borrowed its names */
+	r.cn = &resolve_no_names;
 	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);
 	if (!r.errors) {
 		resolve_callers(&r);

@@ -244,6 +244,8 @@ void ir_comp_note(struct hlo_instr *i)
 	const struct hlo_shape *s = i->shape;
 	if (s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == 5)
 		k |= IR_CONTAINS_HOST_SPACE;
+	if (!s || ir_names_comps(i))
+		k |= IR_CONTAINS_UNRESOLVED;
 	i->comp->contains |= k;
 }
 

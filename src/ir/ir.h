@@ -199,6 +199,8 @@ enum ir_contains {
 	IR_CONTAINS_SHARDING = 16,    /* a sharding= attribute */
 	IR_CONTAINS_FRONTEND = 32,    /* a frontend_attributes= attribute */
 	IR_CONTAINS_HOST_SPACE = 64,  /* a non-tuple result in memory space 5 (S(5)) */
+	IR_CONTAINS_UNRESOLVED = 128, /* one naming computations, or without a written shape:
+				       * what the module-wide resolve completes */
 };
 
 /* A fusion's kind= (XLA's FusionKind), decoded when the instruction is
@@ -336,8 +338,8 @@ struct hlo_comp {
 	uint64_t name_colon : 1;    /* written with ':' */
 	uint32_t span_len;          /* ir_comp_span: its length */
 	uint32_t sig_off, sig_len;  /* ir_comp_sig: "(name: shape, ...) -> shape", from name_off */
-	uint32_t span_back : 20;    /* the span's start before the name's: "ENTRY %main" */
-	uint32_t contains : 7;      /* enum ir_contains of its instructions (ir_comp_note) */
+	uint32_t span_back : 19;    /* the span's start before the name's: "ENTRY %main" */
+	uint32_t contains : 8;      /* enum ir_contains of its instructions (ir_comp_note) */
 	uint32_t root_updates : 1;  /* its root is a dynamic-update-slice or scatter, or a tuple
 				     * of one (resolve; a fusion calling it gets IR_CALLS_UPDATE) */
 	uint32_t is_entry : 1;      /* marked ENTRY, or the entry by default */
@@ -356,7 +358,7 @@ struct hlo_comp {
  * module-wide array (ir_comp_caller). */
 _Static_assert(sizeof(struct hlo_comp) == 88, "struct hlo_comp is 88 bytes");
 
-#define IR_COMP_BACK_MAX ((1u << 20) - 1)
+#define IR_COMP_BACK_MAX ((1u << 19) - 1)
 /* From ENTRY or the name (its '%' included; an inline body's '{') to the
  * closing brace, or to the execution_thread value after it.  Until the
  * closing brace is built: the name's start, empty. */
@@ -438,6 +440,8 @@ struct hlo_module {
 				     * each a cache miss on a large module */
 	uint32_t ninstrs_total;
 	bool valid;                 /* parsed, resolved and verified without error */
+	struct compnames *compnames; /* computation names the builder copied for resolve
+				      * (compname.h); freed by resolve */
 };
 
 /* The comments `hlolint annotate` writes start with this; the scanner

@@ -73,13 +73,12 @@ void nameidx_free(struct nameidx *x)
 	memset(x, 0, sizeof *x);
 }
 
-void *nameidx_put(struct nameidx *x, const char *name, size_t len, void *p, bool copy)
+void *nameidx_put_hashed(struct nameidx *x, const char *name, size_t len, uint32_t h, void *p, bool copy)
 {
 	if (len > UINT32_MAX)
 		fatal_out_of_memory();
 	if ((uint64_t)(x->used + 1) * 3 > (uint64_t)x->cap * 2)
 		nameidx_grow(x, x->used + x->used / 2 + 1);
-	uint32_t h = intern_hash_bytes(name, len);
 	struct nameidx_slot *s = nameidx_slot(x, name, len, h);
 	if (s->at)
 		return x->entries[s->at - 1].p;
@@ -98,16 +97,32 @@ void *nameidx_put(struct nameidx *x, const char *name, size_t len, void *p, bool
 	return NULL;
 }
 
-void *nameidx_get(const struct nameidx *x, const char *name, size_t len)
+void *nameidx_put(struct nameidx *x, const char *name, size_t len, void *p, bool copy)
+{
+	return nameidx_put_hashed(x, name, len, intern_hash_bytes(name, len), p, copy);
+}
+
+void *nameidx_get_hashed(const struct nameidx *x, const char *name, size_t len, uint32_t h)
 {
 	if (!x->slots || len > UINT32_MAX)
 		return NULL;
-	const struct nameidx_slot *s = nameidx_slot(x, name, len, intern_hash_bytes(name, len));
+	const struct nameidx_slot *s = nameidx_slot(x, name, len, h);
 	return s->at ? x->entries[s->at - 1].p : NULL;
+}
+
+void *nameidx_get(const struct nameidx *x, const char *name, size_t len)
+{
+	return nameidx_get_hashed(x, name, len, intern_hash_bytes(name, len));
+}
+
+void nameidx_prefetch_hashed(const struct nameidx *x, uint32_t h)
+{
+	if (x->slots)
+		__builtin_prefetch(&x->slots[nameidx_home(x, h)]);
 }
 
 void nameidx_prefetch(const struct nameidx *x, const char *name, size_t len)
 {
-	if (x->slots && len <= UINT32_MAX)
-		__builtin_prefetch(&x->slots[nameidx_home(x, intern_hash_bytes(name, len))]);
+	if (len <= UINT32_MAX)
+		nameidx_prefetch_hashed(x, intern_hash_bytes(name, len));
 }

@@ -28,8 +28,12 @@ void nameidx_free(struct nameidx *x);
 void *nameidx_put(struct nameidx *x, const char *name, size_t len, void *p, bool copy);
 /* What name[0..len) is bound to, or NULL. */
 void *nameidx_get(const struct nameidx *x, const char *name, size_t len);
+/* The same with the name's hash (intern_hash_bytes) known. */
+void *nameidx_put_hashed(struct nameidx *x, const char *name, size_t len, uint32_t hash, void *p, bool copy);
+void *nameidx_get_hashed(const struct nameidx *x, const char *name, size_t len, uint32_t hash);
 /* Starts loading the slot where a put or get of name[0..len) will look
  * first: the slots of a large index are out of the caches, and a caller
  * walking many names can ask for the next ones' while it binds these. */
 void nameidx_prefetch(const struct nameidx *x, const char *name, size_t len);
+void nameidx_prefetch_hashed(const struct nameidx *x, uint32_t hash);
 #endif

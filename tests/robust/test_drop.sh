@@ -65,6 +65,38 @@ for how in "-j 1" "-j 2"; do
 	[ "${most:-x}" -ge 0 ] 2>/dev/null && [ "$most" -le $((all / 4)) ] ||
 		fail "check $how: ${most:-?} KiB of ${all:-?} resident at a drop (at most a quarter)"
 done
+# Nor one large computation: 48,000 get-tuple-elements in %big, which holds
+# 13 of the 19 MB of a module (small computations around it).  Its
+# indexes the builder decodes as it goes (resolving them when %big closed, on
+# the piece's thread, read its text back), and the search for a place to cut
+# the module in pieces, which starts inside it, gives back what it read.
+awk 'BEGIN {
+	pad = sprintf("%0200d", 0)
+	print "HloModule wide, is_scheduled=true\n"
+	for (k = 0; k < 17000; k++) {
+		if (k == 5800) {
+			print "%big (t: (f32[8], f32[8])) -> f32[8] {\n  %t = (f32[8]{0}, f32[8]{0}) parameter(0)"
+			for (j = 0; j < 48000; j++)
+				printf "  %%g.%d = f32[8]{0} get-tuple-element(%%t), index=%d, metadata={op_name=\"%s\"}\n", j, j % 2, pad
+			print "  ROOT %r = f32[8]{0} negate(%g.0)\n}\n"
+		}
+		printf "%%f.%d (p.%d: f32[8]) -> f32[8] {\n  %%p.%d = f32[8]{0} parameter(0)\n", k, k, k
+		printf "  ROOT %%n.%d = f32[8]{0} negate(%%p.%d), metadata={op_name=\"%s\"}\n}\n\n", k, k, pad
+	}
+	print "ENTRY %main (a: (f32[8], f32[8])) -> f32[8] {\n  %a = (f32[8]{0}, f32[8]{0}) parameter(0)"
+	print "  ROOT %c = f32[8]{0} call(%a), to_apply=%big\n}"
+}' >"$tmp/wide.hlo"
+for how in "-j 1" "-j 2"; do
+	# shellcheck disable=SC2086  # how is split on purpose
+	HLO_DROP_BYTES=262144 HLO_DROP_TRACE=1 HLO_PARSE_PIECES_MIN=1 "$HLOLINT" check --no-config $how "$tmp/wide.hlo" \
+		>/dev/null 2>"$tmp/wide.err"
+	rc=$?
+	[ $rc -eq 0 ] || fail "check $how on the wide module: exit $rc ($(head -c 300 "$tmp/wide.err"))"
+	sed -n 's/.* at most \([0-9]*\) KiB of \([0-9]*\) resident at a drop$/\1 \2/p' "$tmp/wide.err" >"$tmp/kib"
+	read -r most all <"$tmp/kib" || fail "check $how: no resident figure in $(head -c 300 "$tmp/wide.err")"
+	[ "${most:-x}" -ge 0 ] 2>/dev/null && [ "$most" -le $((all / 4)) ] ||
+		fail "check $how on the wide module: ${most:-?} KiB of ${all:-?} resident at a drop (at most a quarter)"
+done
 # Its arena grows blocks of 2 MiB and more (xmalloc_huge): with no huge
 # pages, or huge pages for the first 2 MiB only, nothing but speed changes.
 base "HLO_HUGE_MB=100000" check --no-config --format json -j 2 "$tmp/spread.hlo"

@@ -1,7 +1,9 @@
 /* test_intern.c - intern table: identity, preloaded vocabulary, growth,
- * private entries; the transient name index (nameidx.h). */
+ * private entries; the transient name index (nameidx.h); the builder's
+ * copies of computation names (compname.h). */
 #include <stdio.h>
 #include <string.h>
+#include "compname.h"
 #include "intern.h"
 #include "ir.h"
 #include "nameidx.h"
@@ -150,8 +152,49 @@ static void nameidx_binds(void)
 	nameidx_free(&x);
 }
 
+/* compname: which values are one name; finds in order (the cursor),
+ * out of order (the search), with a different length; joined lists. */
+static void compname_lists(void)
+{
+	const char *n;
+	size_t len;
+	CHECK(compname_of_value("%fused.1", 8, &n, &len) && len == 7 && !memcmp(n, "fused.1", 7));
+	CHECK(compname_of_value("body-2_x", 8, &n, &len) && len == 8);
+	CHECK(!compname_of_value("{%a, %b}", 8, &n, &len));
+	CHECK(!compname_of_value("%", 1, &n, &len));
+	CHECK(!compname_of_value("", 0, &n, &len));
+	struct compnames *a = xcalloc(1, sizeof *a), *b = xcalloc(1, sizeof *b);
+	compname_add(&a->callees, 10, 2, "f", 1);
+	compname_add(&a->callees, 20, 4, "gg", 2);
+	compname_add(&b->callees, 30, 2, "hh", 2);
+	compname_add(&b->heads, 5, 4, "main", 4);
+	compname_join(&a, &b);
+	CHECK(b == NULL);
+	const struct compname_list *l = &a->callees;
+	uint32_t cur = 0;
+	const struct compname *c = compname_find(l, 10, 2, &cur);
+	CHECK(c && c->n == 1 && compname_text(l, c)[0] == 'f' && cur == 1);
+	c = compname_find(l, 20, 4, &cur);
+	CHECK(c && c->n == 2 && !memcmp(compname_text(l, c), "gg", 2) && cur == 2);
+	c = compname_find(l, 30, 2, &cur);   /* from the second list: its copy moved */
+	CHECK(c && c->hash == intern_hash_bytes("hh", 2) && !memcmp(compname_text(l, c), "hh", 2));
+	cur = 0;
+	c = compname_find(l, 30, 2, &cur);   /* out of order */
+	CHECK(c && cur == 3);
+	CHECK(compname_find(l, 20, 5, &cur) == NULL);   /* the text grew since */
+	CHECK(compname_find(l, 25, 2, &cur) == NULL);
+	CHECK(compname_find(l, 99, 2, &cur) == NULL);
+	cur = 0;
+	c = compname_find(&a->heads, 5, 4, &cur);
+	CHECK(c && !memcmp(compname_text(&a->heads, c), "main", 4));
+	compname_free(&a);
+	CHECK(a == NULL);
+	compname_free(&a);
+}
+
 const struct unit_case unit_intern_cases[] = {
 	{ "nameidx_binds", nameidx_binds },
+	{ "compname_lists", compname_lists },
 	{ "intern_identity", intern_identity },
 	{ "intern_vocab", intern_vocab },
 	{ "intern_many", intern_many },
