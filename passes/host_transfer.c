@@ -487,11 +487,19 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 
 /* ---- Walk ---- */
 
+static bool ht_want(uint32_t contains, bool entry, void *arg)
+{
+	(void)entry;
+	(void)arg;
+	return contains & (IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_HOST_IO);
+}
+
 static enum walk_result ht_comp(struct hlo_comp *c, void *arg)
 {
+	(void)c;
 	struct ht_state *st = arg;
 	st->nitems = 0;
-	return c->contains & (IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_HOST_IO) ? WALK_CONTINUE : WALK_SKIP;
+	return WALK_CONTINUE;
 }
 
 static enum walk_result ht_instr(struct hlo_instr *i, void *arg)
@@ -540,7 +548,7 @@ static int ht_run(struct hlo_module *m, struct pass_context *ctx)
 	/* op_name strings of the current computation's items live in scratch
 	 * until its findings are emitted (they copy what they keep). */
 	struct arena_mark mark = arena_mark(st.scratch);
-	static const struct ir_visitor v = { .comp = ht_comp, .instr = ht_instr, .comp_end = ht_comp_end };
+	static const struct ir_visitor v = { .want = ht_want, .comp = ht_comp, .instr = ht_instr, .comp_end = ht_comp_end };
 	ir_walk(m, &v, &st);
 	arena_release(st.scratch, mark);
 	free(st.items);

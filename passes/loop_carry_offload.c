@@ -89,11 +89,11 @@ static void lco_push(const struct hlo_instr ***v, uint32_t *n, uint32_t *cap, co
 }
 
 /* Whiles and offload intent come from these kinds of instruction only. */
-static enum walk_result lco_comp(struct hlo_comp *c, void *arg)
+static bool lco_want(uint32_t contains, bool entry, void *arg)
 {
+	(void)entry;
 	(void)arg;
-	return c->contains & (IR_CONTAINS_WHILE | IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_HOST_SPACE |
-			      IR_CONTAINS_FRONTEND) ? WALK_CONTINUE : WALK_SKIP;
+	return contains & (IR_CONTAINS_WHILE | IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_HOST_SPACE | IR_CONTAINS_FRONTEND);
 }
 
 static enum walk_result lco_scan(struct hlo_instr *i, void *arg)
@@ -617,7 +617,7 @@ static int lco_run(struct hlo_module *m, struct pass_context *ctx)
 		return 0;
 	const struct mem_model *mm = ctx->mem;
 	struct lco_state st = { .m = m, .ctx = ctx, .mm = mm };
-	static const struct ir_visitor v = { .comp = lco_comp, .instr = lco_scan };
+	static const struct ir_visitor v = { .want = lco_want, .instr = lco_scan };
 	ir_walk(m, &v, &st);
 	for (uint32_t b = 0; b < mm->nbuffers && !st.intent && !st.intent_s5_buffer; b++)
 		if (!(mm->buffers[b].flags & MEM_BUF_MERGED) && mm->buffers[b].memory_space == 5)

@@ -177,11 +177,10 @@ static void ro_sharded(struct ro_state *st, const struct hlo_instr *i, const str
 
 /* Candidates are sharded instructions, and in an unpartitioned module
  * constants and the entry's parameters. */
-static enum walk_result ro_comp(struct hlo_comp *c, void *arg)
+static bool ro_want(uint32_t contains, bool entry, void *arg)
 {
 	const struct ro_state *st = arg;
-	uint32_t need = IR_CONTAINS_SHARDING | (st->partitioned ? 0 : IR_CONTAINS_CONSTANT);
-	return c == st->m->entry || (c->contains & need) ? WALK_CONTINUE : WALK_SKIP;
+	return entry || (contains & (IR_CONTAINS_SHARDING | (st->partitioned ? 0 : IR_CONTAINS_CONSTANT)));
 }
 
 static enum walk_result ro_instr(struct hlo_instr *i, void *arg)
@@ -462,7 +461,7 @@ static int ro_run(struct hlo_module *m, struct pass_context *ctx)
 		lo = (uint64_t)(frac * (double)mm->hbm_bytes);
 	st.min_bytes = lo;
 	st.params_propagate = ro_params_propagate(m, st.scratch);
-	static const struct ir_visitor v = { .comp = ro_comp, .instr = ro_instr };
+	static const struct ir_visitor v = { .want = ro_want, .instr = ro_instr };
 	ir_walk(m, &v, &st);
 	if (st.ndev > 1 && st.ncands) {
 		struct peak_set pk;

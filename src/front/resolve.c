@@ -74,8 +74,10 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 	struct hlo_module *m = r->m;
 	struct hlo_comp *entry = NULL, *last = NULL;
 	uint64_t mark = 0;
+	m->contains = arena_array(&r->f->arena, m->ncomps ? m->ncomps : 1, 1);
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
+		m->contains[i] = (uint8_t)c->contains;
 		if (r->head_at + RESOLVE_AHEAD < r->cn->heads.n)
 			nameidx_prefetch_hashed(&r->comps, r->cn->heads.v[r->head_at + RESOLVE_AHEAD].hash);
 		if (c->inline_body) {
@@ -174,9 +176,9 @@ static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
 }
 
 /* The common case of a callee attribute, one name
- * (calls=%fused_computation.12), read without running the value grammar. */
-/* The computation callee attribute a names, when its value is one name:
- * from the builder's copy (compname.h) when there is one, else the text. */
+ * (calls=%fused_computation.12), found without running the value grammar:
+ * the builder's copy of the name (compname.h) when there is one, else the
+ * text. */
 static struct hlo_comp *resolve_callee_named(struct resolve_ctx *r, const struct hlo_attr *a)
 {
 	const struct compname *n = compname_find(&r->cn->callees, a->value_off, a->value_len, &r->callee_at);
@@ -815,9 +817,6 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 		c->root_updates |= resolve_root_updates(ir_operands(c->root)[k].instr);
 }
 
-/* Starts loading the computation index's slots for i's callee names:
- * a large module's index is out of the caches (resolve_comp asks
- * RESOLVE_AHEAD instructions ahead). */
 /* Resolves c; when resolve_names did its local part, only what needs the
  * module: callees and the shapes inferred from them, read only in the
  * computations that have such instructions (most fused ones have none). */
@@ -828,6 +827,7 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 		resolve_param_slots(r, c);
 	} else if (c->contains & IR_CONTAINS_UNRESOLVED) {
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
+			/* the index's slots for the callees ahead: out of the caches */
 			if (r->callee_at + RESOLVE_AHEAD < r->cn->callees.n)
 				nameidx_prefetch_hashed(&r->comps, r->cn->callees.v[r->callee_at + RESOLVE_AHEAD].hash);
 			resolve_instr(r, NULL, c->instrs[k], NULL);

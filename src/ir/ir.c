@@ -124,9 +124,13 @@ bool ir_walk(struct hlo_module *m, const struct ir_visitor *v, void *ctx)
 			return true;
 	}
 	uint64_t mark = 0;
-	for (uint32_t i = 0; i < m->ncomps; i++)
+	for (uint32_t i = 0; i < m->ncomps; i++) {
+		if (v->want && !v->want(m->contains ? m->contains[i] : m->comps[i]->contains, m->comps[i] == m->entry,
+					ctx))
+			continue;
 		if (!ir_walk_comp_at(m->comps[i], v, ctx, &mark))
 			return false;
+	}
 	return true;
 }
 
@@ -247,6 +251,8 @@ void ir_comp_note(struct hlo_instr *i)
 	if (!s || ir_names_comps(i))
 		k |= IR_CONTAINS_UNRESOLVED;
 	i->comp->contains |= k;
+	if (i->comp->module && i->comp->module->contains)
+		i->comp->module->contains[i->comp->index] |= (uint8_t)k;
 }
 
 bool ir_shape_is_array(const struct hlo_shape *s)

@@ -442,6 +442,8 @@ struct hlo_module {
 	bool valid;                 /* parsed, resolved and verified without error */
 	struct compnames *compnames; /* computation names the builder copied for resolve
 				      * (compname.h); freed by resolve */
+	uint8_t *contains;          /* by computation index, each one's contains (resolve): a walk
+				     * skips computations unread (ir_visitor.want) */
 };
 
 /* The comments `hlolint annotate` writes start with this; the scanner
@@ -505,6 +507,10 @@ void ir_comp_note(struct hlo_instr *i);
 enum walk_result { WALK_CONTINUE, WALK_SKIP, WALK_STOP };
 
 struct ir_visitor {
+	/* Asked before a computation is read, with what it contains (enum
+	 * ir_contains) and whether it is the entry: false skips it.  On a
+	 * large module every computation read is a cache miss. */
+	bool (*want)(uint32_t contains, bool entry, void *ctx);
 	enum walk_result (*module)(struct hlo_module *m, void *ctx);
 	enum walk_result (*comp)(struct hlo_comp *c, void *ctx);
 	enum walk_result (*instr)(struct hlo_instr *i, void *ctx);

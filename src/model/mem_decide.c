@@ -125,14 +125,13 @@ static enum walk_result mem_signal_visit(struct hlo_instr *i, void *ctx)
  * decision (split counts only when nothing is tiled): computations with
  * neither are skipped, so the first one found stays the first in module
  * order. */
-static enum walk_result mem_signal_comp(struct hlo_comp *c, void *ctx)
+static bool mem_signal_want(uint32_t contains, bool entry, void *ctx)
 {
+	(void)entry;
 	const struct mem_signals *sg = ctx;
 	if (!sg->tiled || !sg->fused || !sg->post)
-		return WALK_CONTINUE;
-	if (sg->pre)
-		return WALK_STOP;
-	return c->contains & (IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_FRONTEND) ? WALK_CONTINUE : WALK_SKIP;
+		return true;
+	return !sg->pre && (contains & (IR_CONTAINS_CUSTOM_CALL | IR_CONTAINS_FRONTEND));
 }
 
 static const char *mem_base_name(const char *path)
@@ -195,7 +194,7 @@ void mem_decide_reading(struct mem_ctx *x, const struct mem_options *o)
 	struct hlo_module *m = x->m;
 	/* One walk over every instruction for the §5.4 signals and tiles. */
 	struct mem_signals sg = { .f = m->file, .scratch = &x->scratch };
-	struct ir_visitor v = { .comp = mem_signal_comp, .instr = mem_signal_visit };
+	struct ir_visitor v = { .want = mem_signal_want, .instr = mem_signal_visit };
 	ir_walk(m, &v, &sg);
 	{
 		/* Before optimizations: no schedule, no fusion, and the file name
