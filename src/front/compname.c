@@ -60,7 +60,10 @@ const struct compname *compname_find(const struct compname_list *l, uint64_t off
 
 static void compname_join_list(struct compname_list *dst, struct compname_list *src)
 {
-	if (!dst->n) {
+	if (!src->n) {
+		free(src->v);
+		free(src->text);
+	} else if (!dst->n) {
 		free(dst->v);
 		free(dst->text);
 		*dst = *src;

@@ -143,9 +143,13 @@ static void parse_pieces_comments(struct hlo_file *f, struct hlo_file *piece)
 }
 
 /* Moves what c of a later piece interned (its name, custom-call targets)
- * into f's table, so that the piece's table can go. */
+ * into f's table, so that the piece's table can go.  Only custom calls
+ * have targets: the join reads no other computation's instructions (each
+ * a cache miss on a large module). */
 static void parse_pieces_reintern(struct hlo_file *f, struct hlo_comp *c)
 {
+	if (!(c->contains & IR_CONTAINS_CUSTOM_CALL))
+		return;
 	for (uint32_t k = 0; k < c->ninstrs; k++) {
 		struct hlo_instr_extra *x = ir_extra(c->instrs[k]);
 		if (x && x->target)

@@ -237,11 +237,12 @@ void ir_comp_note(struct hlo_instr *i)
 	switch (i->op) {
 	case OP_WHILE: k = IR_CONTAINS_WHILE; break;
 	case OP_CONSTANT: k = IR_CONTAINS_CONSTANT; break;
-	case OP_CUSTOM_CALL: k = IR_CONTAINS_CUSTOM_CALL; break;
-	case OP_ASYNC_START: k = i->async_wrapped == OP_CUSTOM_CALL ? IR_CONTAINS_CUSTOM_CALL : 0; break;
 	case OP_SEND: case OP_RECV: case OP_INFEED: case OP_OUTFEED: k = IR_CONTAINS_HOST_IO; break;
 	default: break;
 	}
+	/* As for custom_call_target (build_decode): the -start/-update/-done too. */
+	if (i->op == OP_CUSTOM_CALL || i->async_wrapped == OP_CUSTOM_CALL)
+		k |= IR_CONTAINS_CUSTOM_CALL;
 	for (uint32_t a = 0; a < i->nattrs; a++)
 		k |= ir_attrs(i)[a].key == ATTR_SHARDING ? IR_CONTAINS_SHARDING
 		   : ir_attrs(i)[a].key == ATTR_FRONTEND_ATTRIBUTES ? IR_CONTAINS_FRONTEND : 0;

@@ -194,7 +194,7 @@ enum instr_xflag {
 enum ir_contains {
 	IR_CONTAINS_WHILE = 1,
 	IR_CONTAINS_CONSTANT = 2,
-	IR_CONTAINS_CUSTOM_CALL = 4,  /* or an async-start wrapping one */
+	IR_CONTAINS_CUSTOM_CALL = 4,  /* or an async op wrapping one: what has a target */
 	IR_CONTAINS_HOST_IO = 8,      /* send, recv, infeed, outfeed */
 	IR_CONTAINS_SHARDING = 16,    /* a sharding= attribute */
 	IR_CONTAINS_FRONTEND = 32,    /* a frontend_attributes= attribute */

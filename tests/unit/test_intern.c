@@ -187,6 +187,15 @@ static void compname_lists(void)
 	cur = 0;
 	c = compname_find(&a->heads, 5, 4, &cur);
 	CHECK(c && !memcmp(compname_text(&a->heads, c), "main", 4));
+	/* A piece with headers only: its empty callee list joins as nothing
+	 * (it has no text to copy; UBSan once caught memcpy from NULL). */
+	struct compnames *h = xcalloc(1, sizeof *h);
+	compname_add(&h->heads, 40, 1, "z", 1);
+	compname_join(&a, &h);
+	CHECK(h == NULL && a->callees.n == 3 && a->heads.n == 2);
+	cur = 0;
+	c = compname_find(&a->heads, 40, 1, &cur);
+	CHECK(c && compname_text(&a->heads, c)[0] == 'z' && cur == 2);
 	compname_free(&a);
 	CHECK(a == NULL);
 	compname_free(&a);
