@@ -1,7 +1,8 @@
 /* compname.c - computation names copied by the builder for resolve
- * (compname.h): two growing lists in source order, found by a cursor that
- * moves forward, or by a binary search when resolve visits out of order
- * (an inline body is resolved before the computation written around it). */
+ * (compname.h): two growing lists in source order per piece of a parse,
+ * the pieces chained, found by a cursor that moves forward, or by a binary
+ * search when resolve visits out of order (an inline body is resolved
+ * before the computation written around it). */
 #include "compname.h"
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +39,25 @@ void compname_add(struct compname_list *l, uint64_t off, uint32_t len, const cha
 	l->ntext += n;
 }
 
-const struct compname *compname_find(const struct compname_list *l, uint64_t off, uint32_t len, uint32_t *cursor)
+static const struct compname_list *compname_list_of(const struct compnames *c, bool callee)
 {
-	uint32_t k = *cursor;
-	if (k >= l->n || l->v[k].off != off) {
+	return callee ? &c->callees : &c->heads;
+}
+
+const struct compname *compname_find(const struct compnames *cn, bool callee, uint64_t off, uint32_t len,
+				     struct compname_cursor *cur, const char **text)
+{
+	const struct compnames *node = cur->at ? cur->at : cn;
+	const struct compname_list *l = node ? compname_list_of(node, callee) : NULL;
+	uint32_t k = cur->k;
+	if (!l || k >= l->n || l->v[k].off != off) {
+		for (node = cn; node; node = node->next) {   /* the piece whose names reach off */
+			l = compname_list_of(node, callee);
+			if (l->n && off <= l->v[l->n - 1].off)
+				break;
+		}
+		if (!node)
+			return NULL;
 		uint32_t lo = 0, hi = l->n;   /* the first at or after off */
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
@@ -51,65 +67,48 @@ const struct compname *compname_find(const struct compname_list *l, uint64_t off
 				hi = mid;
 		}
 		k = lo;
-		if (k >= l->n || l->v[k].off != off)
+		if (l->v[k].off != off)
 			return NULL;
 	}
-	*cursor = k + 1;
+	cur->at = node;
+	cur->k = k + 1;
+	if (cur->k == l->n && node->next) {
+		cur->at = node->next;
+		cur->k = 0;
+	}
+	*text = l->text + l->v[k].at;
 	return l->v[k].len == len ? &l->v[k] : NULL;
 }
 
-static void compname_join_list(struct compname_list *dst, struct compname_list *src)
+bool compname_peek(const struct compnames *cn, bool callee, const struct compname_cursor *cur, uint32_t ahead,
+		   uint32_t *hash)
 {
-	if (!src->n) {
-		free(src->v);
-		free(src->text);
-	} else if (!dst->n) {
-		free(dst->v);
-		free(dst->text);
-		*dst = *src;
-	} else if (dst->ntext + src->ntext <= UINT32_MAX && (uint64_t)dst->n + src->n <= UINT32_MAX) {
-		dst->v = xreallocarray(dst->v, (size_t)dst->n + src->n, sizeof *dst->v);
-		dst->text = xrealloc(dst->text, dst->ntext + src->ntext + 1);
-		memcpy(dst->text + dst->ntext, src->text, src->ntext);
-		for (uint32_t k = 0; k < src->n; k++) {
-			dst->v[dst->n + k] = src->v[k];
-			dst->v[dst->n + k].at += (uint32_t)dst->ntext;
-		}
-		dst->n += src->n;
-		dst->cap = dst->n;
-		dst->ntext += src->ntext;
-		dst->captext = dst->ntext + 1;
-		free(src->v);
-		free(src->text);
-	} else {   /* too many to record: resolve reads these from the text */
-		free(src->v);
-		free(src->text);
-	}
-	memset(src, 0, sizeof *src);
+	const struct compnames *node = cur->at ? cur->at : cn;
+	const struct compname_list *l = node ? compname_list_of(node, callee) : NULL;
+	if (!l || cur->k + (uint64_t)ahead >= l->n)
+		return false;
+	*hash = l->v[cur->k + ahead].hash;
+	return true;
 }
 
 void compname_join(struct compnames **dst, struct compnames **src)
 {
-	if (!*dst) {
-		*dst = *src;
-		*src = NULL;
-		return;
-	}
-	if (!*src)
-		return;
-	compname_join_list(&(*dst)->heads, &(*src)->heads);
-	compname_join_list(&(*dst)->callees, &(*src)->callees);
-	compname_free(src);
+	struct compnames **tail = dst;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = *src;
+	*src = NULL;
 }
 
 void compname_free(struct compnames **c)
 {
-	if (!*c)
-		return;
-	free((*c)->heads.v);
-	free((*c)->heads.text);
-	free((*c)->callees.v);
-	free((*c)->callees.text);
-	free(*c);
-	*c = NULL;
+	while (*c) {
+		struct compnames *next = (*c)->next;
+		free((*c)->heads.v);
+		free((*c)->heads.text);
+		free((*c)->callees.v);
+		free((*c)->callees.text);
+		free(*c);
+		*c = next;
+	}
 }

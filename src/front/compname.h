@@ -25,9 +25,17 @@ struct compname_list {
 	size_t ntext, captext;
 };
 
+/* One piece's names (a parse in pieces chains them in source order). */
 struct compnames {
 	struct compname_list heads;    /* computation headers */
 	struct compname_list callees;  /* callee attributes naming one computation */
+	struct compnames *next;        /* the next piece's */
+};
+
+/* Where the last find ended: finds in source order cost one compare. */
+struct compname_cursor {
+	const struct compnames *at;    /* NULL: the first */
+	uint32_t k;
 };
 
 /* The computation a callee attribute's value names: name[0..len) without
@@ -35,17 +43,18 @@ struct compnames {
 bool compname_of_value(const char *t, size_t n, const char **name, size_t *len);
 /* Records text[0..len) at off: its name is name[0..n). */
 void compname_add(struct compname_list *l, uint64_t off, uint32_t len, const char *name, size_t n);
-/* The name recorded for the text at off of length len, or NULL.  *cursor
- * is where the last find ended: finds in source order cost one compare. */
-const struct compname *compname_find(const struct compname_list *l, uint64_t off, uint32_t len, uint32_t *cursor);
-/* The copy of a found name. */
-static inline const char *compname_text(const struct compname_list *l, const struct compname *c)
-{
-	return l->text + c->at;
-}
-/* Moves *src's names after *dst's (the pieces of a parse, in source
- * order); *src ends NULL. */
+/* The name recorded for the text at off of length len in cn's headers or
+ * callees (callee), or NULL; *text is its copy.  Out of order (an inline
+ * body is resolved before the computation written around it) it searches. */
+const struct compname *compname_find(const struct compnames *cn, bool callee, uint64_t off, uint32_t len,
+				     struct compname_cursor *cur, const char **text);
+/* The hash of the name `ahead` after the cursor, when there is one: what
+ * will be looked up next, to prefetch. */
+bool compname_peek(const struct compnames *cn, bool callee, const struct compname_cursor *cur, uint32_t ahead,
+		   uint32_t *hash);
+/* Chains *src's names after *dst's (the pieces of a parse, in source
+ * order: nothing is copied); *src ends NULL. */
 void compname_join(struct compnames **dst, struct compnames **src);
-/* Frees *c (made by xcalloc) and its lists; *c ends NULL. */
+/* Frees the chain *c (made by xcalloc) and its lists; *c ends NULL. */
 void compname_free(struct compnames **c);
 #endif

@@ -29,8 +29,8 @@ struct resolve_ctx {
 	uint32_t *comp_calls;       /* comp_calls[c->index]: where c's instructions' callees start */
 	uint32_t *callee_ix;        /* callee_ix[e]: m->callees[e]'s index (resolve_callers) */
 	struct nameidx comps;       /* the module's computations by name, while resolving */
-	const struct compnames *cn; /* the names the builder copied (empty lists when none) */
-	uint32_t head_at, callee_at; /* compname_find's cursors */
+	const struct compnames *cn; /* the names the builder copied (NULL: none) */
+	struct compname_cursor head_at, callee_at;
 };
 
 static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt, ...)
@@ -44,9 +44,6 @@ static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt
 	va_end(ap);
 }
 
-/* What r->cn is when the builder copied no names. */
-static const struct compnames resolve_no_names;
-
 /* How many instructions (or computations) ahead the names an index will be
  * asked for are prefetched (nameidx_prefetch): a large module's indexes
  * are out of the caches. */
@@ -59,9 +56,10 @@ static const struct compnames resolve_no_names;
  * the pages dropped behind.  Returns the computation already bound to it. */
 static struct hlo_comp *resolve_bind_comp(struct resolve_ctx *r, struct hlo_comp *c, uint64_t *mark)
 {
-	const struct compname *n = compname_find(&r->cn->heads, c->name_off, ir_comp_name_len(c), &r->head_at);
+	const char *text;
+	const struct compname *n = compname_find(r->cn, false, c->name_off, ir_comp_name_len(c), &r->head_at, &text);
 	if (n)
-		return nameidx_put_hashed(&r->comps, compname_text(&r->cn->heads, n), n->n, n->hash, c, false);
+		return nameidx_put_hashed(&r->comps, text, n->n, n->hash, c, false);
 	source_drop(r->f->src, mark, ir_comp_span(c).start);
 	return nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true);
 }
@@ -78,8 +76,9 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
 		m->contains[i] = (uint8_t)c->contains;
-		if (r->head_at + RESOLVE_AHEAD < r->cn->heads.n)
-			nameidx_prefetch_hashed(&r->comps, r->cn->heads.v[r->head_at + RESOLVE_AHEAD].hash);
+		uint32_t ahead;
+		if (compname_peek(r->cn, false, &r->head_at, RESOLVE_AHEAD, &ahead))
+			nameidx_prefetch_hashed(&r->comps, ahead);
 		if (c->inline_body) {
 			if (r->ninline == r->capinline) {
 				r->capinline = r->capinline ? 2 * r->capinline : 16;
@@ -181,9 +180,10 @@ static struct hlo_comp *resolve_inline_at(struct resolve_ctx *r, uint64_t off)
  * text. */
 static struct hlo_comp *resolve_callee_named(struct resolve_ctx *r, const struct hlo_attr *a)
 {
-	const struct compname *n = compname_find(&r->cn->callees, a->value_off, a->value_len, &r->callee_at);
+	const char *text;
+	const struct compname *n = compname_find(r->cn, true, a->value_off, a->value_len, &r->callee_at, &text);
 	if (n)
-		return nameidx_get_hashed(&r->comps, compname_text(&r->cn->callees, n), n->n, n->hash);
+		return nameidx_get_hashed(&r->comps, text, n->n, n->hash);
 	const char *name;
 	size_t len;
 	return compname_of_value(r->f->src->buf + a->value_off, a->value_len, &name, &len)
@@ -828,8 +828,9 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 	} else if (c->contains & IR_CONTAINS_UNRESOLVED) {
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			/* the index's slots for the callees ahead: out of the caches */
-			if (r->callee_at + RESOLVE_AHEAD < r->cn->callees.n)
-				nameidx_prefetch_hashed(&r->comps, r->cn->callees.v[r->callee_at + RESOLVE_AHEAD].hash);
+			uint32_t ahead;
+			if (compname_peek(r->cn, true, &r->callee_at, RESOLVE_AHEAD, &ahead))
+				nameidx_prefetch_hashed(&r->comps, ahead);
 			resolve_instr(r, NULL, c->instrs[k], NULL);
 			source_drop(r->f->src, &r->drop_mark, c->instrs[k]->start);
 		}
@@ -841,7 +842,7 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
  * while its text is in the cache: names, tuple indexes, parameters. */
 bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 {
-	struct resolve_ctx r = { .f = f, .d = d, .cn = &resolve_no_names };
+	struct resolve_ctx r = { .f = f, .d = d };
 	arena_init(&r.scratch);
 	resolve_comp_with(&r, c, false);
 	for (uint32_t k = 0; k < c->ninstrs; k++)
@@ -969,7 +970,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 		else if (a->key == ATTR_REPLICA_COUNT)
 			attr_text_int(r.f, ir_attr_value(a), &m->replica_count);
 	}
-	r.cn = m->compnames ? m->compnames : &resolve_no_names;
+	r.cn = m->compnames;
 	nameidx_init(&r.comps, m->ncomps);
 	resolve_bind_comps(&r);
 	if (r.ninline)
@@ -984,7 +985,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	r.comp_calls[m->ncomps] = r.ncallees;
 	nameidx_free(&r.comps);
 	compname_free(&m->compnames);   /* the index borrowed its names */
-	r.cn = &resolve_no_names;
+	r.cn = NULL;
 	m->callees = arena_vec_give(&r.f->arena, m->callees, r.ncallees * sizeof *m->callees);
 	if (!r.errors) {
 		resolve_callers(&r);

@@ -152,50 +152,48 @@ static void nameidx_binds(void)
 	nameidx_free(&x);
 }
 
-/* compname: which values are one name; finds in order (the cursor),
- * out of order (the search), with a different length; joined lists. */
+/* compname: which values are one name; finds in order (the cursor, across
+ * the chained pieces), out of order (the search), with another length;
+ * peeks ahead; a piece with headers only. */
 static void compname_lists(void)
 {
-	const char *n;
+	const char *n, *t;
 	size_t len;
 	CHECK(compname_of_value("%fused.1", 8, &n, &len) && len == 7 && !memcmp(n, "fused.1", 7));
 	CHECK(compname_of_value("body-2_x", 8, &n, &len) && len == 8);
 	CHECK(!compname_of_value("{%a, %b}", 8, &n, &len));
 	CHECK(!compname_of_value("%", 1, &n, &len));
 	CHECK(!compname_of_value("", 0, &n, &len));
-	struct compnames *a = xcalloc(1, sizeof *a), *b = xcalloc(1, sizeof *b);
+	struct compnames *a = xcalloc(1, sizeof *a), *b = xcalloc(1, sizeof *b), *h = xcalloc(1, sizeof *h);
 	compname_add(&a->callees, 10, 2, "f", 1);
 	compname_add(&a->callees, 20, 4, "gg", 2);
 	compname_add(&b->callees, 30, 2, "hh", 2);
 	compname_add(&b->heads, 5, 4, "main", 4);
-	compname_join(&a, &b);
-	CHECK(b == NULL);
-	const struct compname_list *l = &a->callees;
-	uint32_t cur = 0;
-	const struct compname *c = compname_find(l, 10, 2, &cur);
-	CHECK(c && c->n == 1 && compname_text(l, c)[0] == 'f' && cur == 1);
-	c = compname_find(l, 20, 4, &cur);
-	CHECK(c && c->n == 2 && !memcmp(compname_text(l, c), "gg", 2) && cur == 2);
-	c = compname_find(l, 30, 2, &cur);   /* from the second list: its copy moved */
-	CHECK(c && c->hash == intern_hash_bytes("hh", 2) && !memcmp(compname_text(l, c), "hh", 2));
-	cur = 0;
-	c = compname_find(l, 30, 2, &cur);   /* out of order */
-	CHECK(c && cur == 3);
-	CHECK(compname_find(l, 20, 5, &cur) == NULL);   /* the text grew since */
-	CHECK(compname_find(l, 25, 2, &cur) == NULL);
-	CHECK(compname_find(l, 99, 2, &cur) == NULL);
-	cur = 0;
-	c = compname_find(&a->heads, 5, 4, &cur);
-	CHECK(c && !memcmp(compname_text(&a->heads, c), "main", 4));
-	/* A piece with headers only: its empty callee list joins as nothing
-	 * (it has no text to copy; UBSan once caught memcpy from NULL). */
-	struct compnames *h = xcalloc(1, sizeof *h);
 	compname_add(&h->heads, 40, 1, "z", 1);
+	compname_join(&a, &b);
 	compname_join(&a, &h);
-	CHECK(h == NULL && a->callees.n == 3 && a->heads.n == 2);
-	cur = 0;
-	c = compname_find(&a->heads, 40, 1, &cur);
-	CHECK(c && compname_text(&a->heads, c)[0] == 'z' && cur == 2);
+	CHECK(b == NULL && h == NULL);
+	struct compname_cursor cur = { 0 };
+	uint32_t hash;
+	CHECK(compname_peek(a, true, &cur, 1, &hash) && hash == intern_hash_bytes("gg", 2));
+	const struct compname *c = compname_find(a, true, 10, 2, &cur, &t);
+	CHECK(c && c->n == 1 && t[0] == 'f');
+	c = compname_find(a, true, 20, 4, &cur, &t);
+	CHECK(c && c->n == 2 && !memcmp(t, "gg", 2));
+	c = compname_find(a, true, 30, 2, &cur, &t);   /* in the next piece */
+	CHECK(c && c->hash == intern_hash_bytes("hh", 2) && !memcmp(t, "hh", 2));
+	cur = (struct compname_cursor){ 0 };
+	c = compname_find(a, true, 30, 2, &cur, &t);   /* out of order */
+	CHECK(c && !memcmp(t, "hh", 2));
+	CHECK(compname_find(a, true, 20, 5, &cur, &t) == NULL);   /* the text grew since */
+	CHECK(compname_find(a, true, 25, 2, &cur, &t) == NULL);
+	CHECK(compname_find(a, true, 99, 2, &cur, &t) == NULL);
+	CHECK(!compname_peek(a, true, &cur, 5, &hash));
+	cur = (struct compname_cursor){ 0 };
+	c = compname_find(a, false, 5, 4, &cur, &t);   /* the first piece has no headers */
+	CHECK(c && !memcmp(t, "main", 4));
+	c = compname_find(a, false, 40, 1, &cur, &t);
+	CHECK(c && t[0] == 'z');
 	compname_free(&a);
 	CHECK(a == NULL);
 	compname_free(&a);
