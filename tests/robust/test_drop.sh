@@ -22,6 +22,23 @@ same() {
 	done
 }
 
+# resident_ok NAME: `check` on $tmp/NAME.hlo, serially and in pieces, has at
+# most a quarter of the text resident whenever pages are dropped (256 KiB
+# at a time).
+resident_ok() {
+	for how in "-j 1" "-j 2"; do
+		# shellcheck disable=SC2086  # how is split on purpose
+		HLO_DROP_BYTES=262144 HLO_DROP_TRACE=1 HLO_PARSE_PIECES_MIN=1 "$HLOLINT" check --no-config $how \
+			"$tmp/$1.hlo" >/dev/null 2>"$tmp/$1.err"
+		rc=$?
+		[ $rc -eq 0 ] || fail "check $how on the $1 module: exit $rc ($(head -c 300 "$tmp/$1.err"))"
+		sed -n 's/.* at most \([0-9]*\) KiB of \([0-9]*\) resident at a drop$/\1 \2/p' "$tmp/$1.err" >"$tmp/kib"
+		read -r most all <"$tmp/kib" || fail "check $how: no resident figure in $(head -c 300 "$tmp/$1.err")"
+		[ "${most:-x}" -ge 0 ] 2>/dev/null && [ "$most" -le $((all / 4)) ] ||
+			fail "check $how on the $1 module: ${most:-?} KiB of ${all:-?} resident at a drop (at most a quarter)"
+	done
+}
+
 n=0
 dropped=0
 for z in $(ls -S corpora/xla/out/*/*/*/after_optimizations.hlo.gz | head -n 40); do
@@ -54,17 +71,7 @@ awk 'BEGIN {
 		printf "  %s%%c.%d = f32[8]{0} call(%%c.%d), to_apply=%%f.%d\n", k == n - 1 ? "ROOT " : "", k + 1, k, k
 	print "}"
 }' >"$tmp/spread.hlo"
-for how in "-j 1" "-j 2"; do
-	# shellcheck disable=SC2086  # how is split on purpose
-	HLO_DROP_BYTES=262144 HLO_DROP_TRACE=1 HLO_PARSE_PIECES_MIN=1 "$HLOLINT" check --no-config $how "$tmp/spread.hlo" \
-		>/dev/null 2>"$tmp/spread.err"
-	rc=$?
-	[ $rc -eq 0 ] || fail "check $how on the spread module: exit $rc ($(head -c 300 "$tmp/spread.err"))"
-	sed -n 's/.* at most \([0-9]*\) KiB of \([0-9]*\) resident at a drop$/\1 \2/p' "$tmp/spread.err" >"$tmp/kib"
-	read -r most all <"$tmp/kib" || fail "check $how: no resident figure in $(head -c 300 "$tmp/spread.err")"
-	[ "${most:-x}" -ge 0 ] 2>/dev/null && [ "$most" -le $((all / 4)) ] ||
-		fail "check $how: ${most:-?} KiB of ${all:-?} resident at a drop (at most a quarter)"
-done
+resident_ok spread
 # Nor one large computation: 48,000 get-tuple-elements in %big, which holds
 # 13 of the 19 MB of a module (small computations around it).  Its
 # indexes the builder decodes as it goes (resolving them when %big closed, on
@@ -86,17 +93,7 @@ awk 'BEGIN {
 	print "ENTRY %main (a: (f32[8], f32[8])) -> f32[8] {\n  %a = (f32[8]{0}, f32[8]{0}) parameter(0)"
 	print "  ROOT %c = f32[8]{0} call(%a), to_apply=%big\n}"
 }' >"$tmp/wide.hlo"
-for how in "-j 1" "-j 2"; do
-	# shellcheck disable=SC2086  # how is split on purpose
-	HLO_DROP_BYTES=262144 HLO_DROP_TRACE=1 HLO_PARSE_PIECES_MIN=1 "$HLOLINT" check --no-config $how "$tmp/wide.hlo" \
-		>/dev/null 2>"$tmp/wide.err"
-	rc=$?
-	[ $rc -eq 0 ] || fail "check $how on the wide module: exit $rc ($(head -c 300 "$tmp/wide.err"))"
-	sed -n 's/.* at most \([0-9]*\) KiB of \([0-9]*\) resident at a drop$/\1 \2/p' "$tmp/wide.err" >"$tmp/kib"
-	read -r most all <"$tmp/kib" || fail "check $how: no resident figure in $(head -c 300 "$tmp/wide.err")"
-	[ "${most:-x}" -ge 0 ] 2>/dev/null && [ "$most" -le $((all / 4)) ] ||
-		fail "check $how on the wide module: ${most:-?} KiB of ${all:-?} resident at a drop (at most a quarter)"
-done
+resident_ok wide
 # Its arena grows blocks of 2 MiB and more (xmalloc_huge): with no huge
 # pages, or huge pages for the first 2 MiB only, nothing but speed changes.
 base "HLO_HUGE_MB=100000" check --no-config --format json -j 2 "$tmp/spread.hlo"
