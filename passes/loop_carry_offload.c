@@ -74,11 +74,6 @@ static enum lco_annot lco_annotation(const struct hlo_module *m, const struct hl
 	return LCO_NOT;
 }
 
-static bool lco_shape_host(const struct hlo_shape *s)
-{
-	return s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == 5;
-}
-
 static void lco_push(const struct hlo_instr ***v, uint32_t *n, uint32_t *cap, const struct hlo_instr *i)
 {
 	if (*n == *cap) {
@@ -109,7 +104,7 @@ static enum walk_result lco_scan(struct hlo_instr *i, void *arg)
 			st->intent_what = a == LCO_TO_HOST ? "an offload to host" : "a memory placement annotation";
 		}
 	} else if (!st->intent) {
-		if (lco_shape_host(i->shape)) {
+		if (ir_shape_in_host(i->shape)) {
 			st->intent = i;
 			st->intent_what = "a host-memory (S(5)) array";
 		} else if (lco_has_placement(st->m, i)) {
@@ -539,7 +534,7 @@ static void lco_while(struct lco_state *st, const struct hlo_instr *w, bool inte
 		if (!lco_write_of(body, ir_operands(root)[k].instr, k, &wr))
 			continue;
 		const struct hlo_shape *s = wr.base->shape;
-		if (!ir_shape_is_array(s) || !s->rank || lco_shape_host(s) || lco_shape_host(w->shape->elems[k]))
+		if (!ir_shape_is_array(s) || !s->rank || ir_shape_in_host(s) || ir_shape_in_host(w->shape->elems[k]))
 			continue;
 		if (trips >= 0 && s->dims[0] != trips)
 			continue;

@@ -247,7 +247,7 @@ void ir_comp_note(struct hlo_instr *i)
 		k |= ir_attrs(i)[a].key == ATTR_SHARDING ? IR_CONTAINS_SHARDING
 		   : ir_attrs(i)[a].key == ATTR_FRONTEND_ATTRIBUTES ? IR_CONTAINS_FRONTEND : 0;
 	const struct hlo_shape *s = i->shape;
-	if (s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == 5)
+	if (ir_shape_in_host(s))
 		k |= IR_CONTAINS_HOST_SPACE;
 	if (!s || ir_names_comps(i))
 		k |= IR_CONTAINS_UNRESOLVED;

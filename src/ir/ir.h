@@ -551,6 +551,11 @@ struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n);
 /* Number of elements of an array shape (1 for scalars, 0 for tuples). */
 uint64_t ir_shape_elements(const struct hlo_shape *s);
 bool ir_shape_is_array(const struct hlo_shape *s);
+/* A non-tuple shape in memory space 5 (S(5), host memory). */
+static inline bool ir_shape_in_host(const struct hlo_shape *s)
+{
+	return s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == 5;
+}
 /* Number of leaves (non-tuple subshapes, tokens included) of s; 0 for NULL.
  * The memory model caches it per shape (alias.h). */
 uint32_t ir_leaf_count(const struct hlo_shape *s);
