@@ -167,6 +167,7 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 	f->names = p[0].f.names;
 	uint32_t j = 0;
 	m->ninstrs_total = 0;
+	m->names_resolved = true;
 	for (unsigned k = 0; k < n; k++) {
 		struct hlo_module *pm = p[k].f.modules;
 		for (uint32_t c = 0; c < pm->ncomps; c++, j++) {
@@ -174,6 +175,7 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 			comps[j]->module = m;
 			comps[j]->index = j;
 			m->ninstrs_total += comps[j]->ninstrs;
+			m->names_resolved &= comps[j]->names_resolved;
 			if (k)   /* resolve binds names in f->names */
 				parse_pieces_reintern(f, comps[j]);
 		}

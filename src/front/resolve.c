@@ -825,6 +825,7 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 	if (!c->names_resolved) {
 		resolve_comp_with(r, c, true);
 		resolve_param_slots(r, c);
+		resolve_signature(r, c);
 	} else if (c->contains & IR_CONTAINS_UNRESOLVED) {
 		for (uint32_t k = 0; k < c->ninstrs; k++) {
 			/* the index's slots for the callees ahead: out of the caches */
@@ -834,12 +835,13 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 			resolve_instr(r, NULL, c->instrs[k], NULL);
 			source_drop(r->f->src, &r->drop_mark, c->instrs[k]->start);
 		}
+		resolve_signature(r, c);
 	}
-	resolve_signature(r, c);
 }
 
 /* What c decides alone, on the thread of the parse piece that built it
- * while its text is in the cache: names, tuple indexes, parameters. */
+ * while its text is in the cache: names, tuple indexes, parameters, and
+ * its signature when no shape is left to infer. */
 bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 {
 	struct resolve_ctx r = { .f = f, .d = d };
@@ -849,6 +851,8 @@ bool resolve_names(struct hlo_comp *c, struct hlo_file *f, struct diag_sink *d)
 		if (c->instrs[k]->op == OP_GET_TUPLE_ELEMENT && c->instrs[k]->number < 0)
 			resolve_tuple_index(&r, c->instrs[k]);   /* what the builder did not decode */
 	resolve_param_slots(&r, c);
+	if (!(c->contains & IR_CONTAINS_UNRESOLVED))
+		resolve_signature(&r, c);
 	arena_free(&r.scratch);
 	c->names_resolved = !r.errors;
 	return !r.errors;
@@ -978,6 +982,8 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	r.comp_calls = xmalloc(((size_t)m->ncomps + 1) * sizeof *r.comp_calls);
 	for (uint32_t k = 0; k < m->ncomps; k++) {
 		r.comp_calls[k] = r.ncallees;
+		if (m->names_resolved && !(m->contains[k] & IR_CONTAINS_UNRESOLVED))
+			continue;   /* all done on the pieces' threads: not read (a cache miss each) */
 		resolve_comp(&r, m->comps[k]);
 		/* what the marks inside small computations leave (the serial parse) */
 		source_drop(r.f->src, &r.drop_mark, ir_comp_span(m->comps[k]).start);

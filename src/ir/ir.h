@@ -444,6 +444,7 @@ struct hlo_module {
 				      * (compname.h); freed by resolve */
 	uint8_t *contains;          /* by computation index, each one's contains (resolve): a walk
 				     * skips computations unread (ir_visitor.want) */
+	bool names_resolved;        /* every computation's (the pieces of a parse joined) */
 };
 
 /* The comments `hlolint annotate` writes start with this; the scanner

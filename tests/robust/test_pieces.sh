@@ -125,4 +125,13 @@ for f in vok verr vwarn; do
 		fail "vwarn.hlo: not its one warning" ;;
 	esac
 done
+# A signature whose result is not its root's shape, in both halves: the
+# pieces check it as a computation closes (nothing left to infer) and the
+# input goes to the serial parse, which reports both.
+vmodule 'negate(%%x)' | sed 's/^%c\([16]\) (x: f32\[\]) -> f32\[\]/%c\1 (x: f32[]) -> s32[]/' >"$tmp/vsig.hlo"
+same "$tmp/vsig.hlo"
+[ "$(grep -c 'signature result s32\[\] does not match the root shape f32\[\]' "$tmp/base.err")" = 2 ] ||
+	fail "vsig.hlo: not its 2 errors: $(head -c 300 "$tmp/base.err")"
+HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse -j 2 "$tmp/vsig.hlo" >/dev/null 2>"$tmp/trace"
+grep -q 'parsed again serially' "$tmp/trace" || fail "vsig.hlo was not parsed again serially: $(cat "$tmp/trace")"
 exit $st
