@@ -205,5 +205,5 @@ const struct pass pass_hbm_over_budget = {
 	.summary = "the estimated peak of device memory exceeds the target's HBM, with what would bring it under",
 	.rewrites = false,
 	.run = hb_run,
-	.needs = PASS_NEEDS_CAPACITY,
+	.needs = PASS_NEEDS_CAPACITY | PASS_NEEDS_TOTALS,
 };

@@ -176,4 +176,5 @@ const struct pass pass_offload_candidate = {
 	.summary = "large device buffers idle at the peak that pinned host memory would take off it",
 	.rewrites = false,
 	.run = oc_run,
+	.needs = PASS_NEEDS_TOTALS,
 };

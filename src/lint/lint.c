@@ -16,7 +16,7 @@ bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const
 	sink->file_index = file_index;
 	struct mem_options mo = {
 		.target = c->target, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
-		.path = src->path,
+		.path = src->path, .pack_later = true,
 	};
 	struct xla_stats xs;
 	if (xlastats_read(src->path, &xs)) {
@@ -47,6 +47,7 @@ bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const
 		struct pass_context ctx = { .module = m, .diag = d, .findings = sink, .config = c, .mem = mm };
 		if (pass_run_all(run, m, &ctx, false) < 0)
 			ok = false;
+		mem_settle(mm);   /* the commands read the totals once lint_run returns */
 	}
 	free(run);
 	finding_sink_finish(sink, from);

@@ -17,7 +17,9 @@
 struct lint_hooks {
 	void *ctx;
 	/* Module m (its k-th valid one) and its model: returns the index its
-	 * findings carry (check: the report's module number). */
+	 * findings carry (check: the report's module number).  The model's
+	 * total allocation may still be in the making (mem_settle): keep mm,
+	 * read it once lint_run has returned. */
 	uint32_t (*module)(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm);
 	/* Rule `rule` cannot run on module `index`, for reason why; may be NULL. */
 	void (*not_run)(void *ctx, uint32_t index, const char *rule, const char *why);

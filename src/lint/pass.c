@@ -45,6 +45,8 @@ int pass_run_all(const struct pass *const *passes, struct hlo_module *m, struct 
 {
 	int total = 0;
 	for (const struct pass *const *p = passes; *p; p++) {
+		if ((*p)->needs & PASS_NEEDS_TOTALS)
+			mem_settle(ctx->mem);
 		int rc = (*p)->run(m, ctx);
 		source_drop_all(m->file->src);   /* the text the rule read */
 		if (rc < 0)

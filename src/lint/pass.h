@@ -29,6 +29,8 @@ struct pass_context {
 enum pass_need {
 	PASS_NEEDS_CAPACITY = 1,   /* a device capacity: --target, --hbm, or one inferred */
 	PASS_NEEDS_BACKEND = 2,    /* a known backend (its tiling decides the padding) */
+	PASS_NEEDS_TOTALS = 4,     /* the total allocation (mem_settle): the rules before may run
+				    * while it is computed */
 };
 
 struct pass {

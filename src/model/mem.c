@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "peak.h"
 #include "sharding.h"
+#include "threads.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -813,6 +814,34 @@ static void mem_hand_over(struct mem_ctx *x)
 }
 
 
+static void *mem_pack_run(void *mm)
+{
+	alloc_pack(mm);
+	return NULL;
+}
+
+/* The total allocation reads the finished model and writes only its own
+ * figures (alloc.c); on a large module it is the longest pass after the
+ * walk, over tables far larger than the caches.  With a thread to spare
+ * it runs beside peak_build and the rules that do not read it (pass.h,
+ * PASS_NEEDS_TOTALS), from the size at which the parse goes in pieces. */
+static void mem_pack(struct mem_model *mm, const struct mem_options *o)
+{
+	struct mem_internal *in = mm->in;
+	in->packing = o->pack_later && threads_get() > 1 && span_len(mm->module->span) >= threads_min_bytes() &&
+		      pthread_create(&in->packer, NULL, mem_pack_run, mm) == 0;
+	if (!in->packing)
+		alloc_pack(mm);
+}
+
+void mem_settle(const struct mem_model *mm)
+{
+	if (mm && mm->in->packing) {
+		pthread_join(mm->in->packer, NULL);
+		mm->in->packing = false;
+	}
+}
+
 struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a)
 {
 	struct mem_model *mm = arena_alloc(a, sizeof *mm);
@@ -880,7 +909,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	free(x.site_peaks);
 	arena_free(&x.scratch);
 	arena_free(&x.keep);
-	alloc_pack(mm);
+	mem_pack(mm, o);
 	peak_build(mm, a);
 	return mm;
 }

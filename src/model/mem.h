@@ -93,6 +93,8 @@ struct mem_options {
 	int partitioned;              /* -1 decide (MEMORY_FACTS §5.4), 0 global shapes, 1 per-device */
 	const char *path;             /* input file name, a §5.4 signal; may be NULL */
 	uint64_t xla_total_bytes;     /* XLA's own total from the dump's sidecars (xlastats.h), 0 unknown */
+	bool pack_later;              /* the total allocation of a large module may still be in the
+				       * making on a thread when mem_analyze returns (mem_settle) */
 };
 
 struct mem_internal;
@@ -157,6 +159,12 @@ struct mem_model {
  * while/conditional/call is visited a bounded number of times.  Never
  * returns NULL. */
 struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o, struct arena *a);
+
+/* Waits for the total allocation (total_bytes, total_bytes_max,
+ * heap_bytes, reused_bytes, constant_bytes) when mem_options.pack_later
+ * let it go on after mem_analyze returned; at once otherwise, or for a
+ * NULL mm.  The rest of the model is complete either way. */
+void mem_settle(const struct mem_model *mm);
 
 /* The buffer holding leaf `leaf` of i's result, after in-place merging;
  * NULL for leaves that hold no data (tokens, empty tuples) and for

@@ -4,6 +4,7 @@
  * the totals; mem_decide.c: how to read shapes).  Only for src/model/mem*. */
 #ifndef HLO_MEM_INT_H
 #define HLO_MEM_INT_H
+#include <pthread.h>
 #include "alias.h"
 #include "mem.h"
 
@@ -38,6 +39,8 @@ struct mem_internal {
 	bool share_elementwise;     /* TPU/GPU: results share dying operands' buffers (mem_shares_operand) */
 	int gen;
 	bool partitioned;
+	bool packing;               /* alloc_pack runs on packer until mem_settle */
+	pthread_t packer;
 };
 
 struct mem_frame {
