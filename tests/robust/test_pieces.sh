@@ -1,6 +1,8 @@
 #!/bin/sh
 # test_pieces.sh - one large input is parsed in pieces on threads
-# (parse.c), and its computations verified in parts (verify.c).
+# (parse.c), its computations verified in parts (verify.c), and its total
+# allocation computed beside the rules (mem.c; a rule reading it before
+# mem_settle prints other figures than the serial run).
 # HLO_PARSE_PIECES_MIN=1 makes every input large enough, so on
 # corpora/xla's compiles and the real corpus (when present) `fmt`, `mem`
 # and `check --format json` print byte for byte what the serial parse
