@@ -249,7 +249,7 @@ void ir_comp_note(struct hlo_instr *i)
 	const struct hlo_shape *s = i->shape;
 	if (ir_shape_in_host(s))
 		k |= IR_CONTAINS_HOST_SPACE;
-	if (!s || ir_names_comps(i))
+	if (ir_instr_unresolved(i))
 		k |= IR_CONTAINS_UNRESOLVED;
 	i->comp->contains |= k;
 	if (i->comp->module && i->comp->module->contains)

@@ -311,6 +311,12 @@ static inline bool ir_names_comps(const struct hlo_instr *i)
 {
 	return !(i->xflags & IR_LIT_INLINE) && (i->xflags & IR_NAMES_COMPS);
 }
+/* Whether resolve has work on i once its names are bound: it names
+ * computations, or its shape is to be inferred (IR_CONTAINS_UNRESOLVED). */
+static inline bool ir_instr_unresolved(const struct hlo_instr *i)
+{
+	return !i->shape || ir_names_comps(i);
+}
 static inline enum fusion_kind ir_fusion_kind(const struct hlo_instr *i)
 {
 	return (enum fusion_kind)((i->flags >> IR_FUSION_SHIFT) & 7);
@@ -352,11 +358,13 @@ struct hlo_comp {
 	struct hlo_instr **params;  /* by parameter number (NULL holes are errors) */
 	uint32_t *users;            /* its instructions' users, positions in instrs (ir_user) */
 	struct hlo_shape *sig_result; /* parameters in a signature are syntax only (as in XLA) */
+	struct hlo_instr **pending; /* names_resolved: its ir_instr_unresolved instructions, which the
+				     * serial resolve still reads (NULL-terminated, program order) */
 };
-/* 88 bytes: a dump has a computation for every fusion (46,499 in the
+/* 96 bytes: a dump has a computation for every fusion (46,499 in the
  * bench module).  Spans are lengths from the name, callers a slice of one
  * module-wide array (ir_comp_caller). */
-_Static_assert(sizeof(struct hlo_comp) == 88, "struct hlo_comp is 88 bytes");
+_Static_assert(sizeof(struct hlo_comp) == 96, "struct hlo_comp is 96 bytes");
 
 #define IR_COMP_BACK_MAX ((1u << 19) - 1)
 /* From ENTRY or the name (its '%' included; an inline body's '{') to the

@@ -136,4 +136,15 @@ same "$tmp/vsig.hlo"
 	fail "vsig.hlo: not its 2 errors: $(head -c 300 "$tmp/base.err")"
 HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse -j 2 "$tmp/vsig.hlo" >/dev/null 2>"$tmp/trace"
 grep -q 'parsed again serially' "$tmp/trace" || fail "vsig.hlo was not parsed again serially: $(cat "$tmp/trace")"
+
+# Shapes left to infer from a callee in a piece: the piece lists the
+# instructions the serial resolve still has work on (resolve_keep_pending),
+# those naming computations and those without a shape (%g, %n).
+vmodule 'negate(%%x)' | sed -e 's/^  %y1 = f32\[\] call/  %y1 = call/' \
+	-e 's/^  ROOT %t = .*/  %g = negate(%y1)\n  %n = negate(%g)\n  ROOT %t = (f32[], f32[]) tuple(%n, %y6)/' \
+	>"$tmp/vinf.hlo"
+same "$tmp/vinf.hlo"
+HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" fmt -j 2 "$tmp/vinf.hlo" >"$tmp/out" 2>"$tmp/trace"
+grep -q ': 2 pieces$' "$tmp/trace" || fail "vinf.hlo was not split: $(cat "$tmp/trace")"
+grep -q '^  %n = f32\[\] negate(%g)' "$tmp/out" || fail "vinf.hlo: %n's shape was not inferred: $(cat "$tmp/out")"
 exit $st
