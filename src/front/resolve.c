@@ -841,8 +841,7 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 
 /* The n instructions of c the serial resolve still has work on, listed
  * while they are in the cache: on a large module every other instruction
- * it read would be a cache miss there (96% of the bench module's, in
- * computations that call another). */
+ * of a computation that calls another would be a cache miss there. */
 static void resolve_keep_pending(struct hlo_comp *c, struct hlo_file *f, uint32_t n)
 {
 	struct hlo_instr **p = c->pending = arena_array(&f->arena, (size_t)n + 1, sizeof *p);   /* zeroed */
