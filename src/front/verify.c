@@ -828,10 +828,10 @@ unsigned verify_module(struct hlo_module *m, struct diag_sink *d)
 		verify_comps(&v, 0, m->ncomps);
 	/* After the instructions, so that chain errors come first in source
 	 * order.  Only a computation with two callers can have two
-	 * async-starts: callers_at counts them without reading the computation
-	 * (on a large module each would be a cache miss). */
+	 * async-starts, and ir_module_ncallers counts them without reading the
+	 * computation (on a large module each would be a cache miss). */
 	for (uint32_t c = 0; c < m->ncomps && !diag_full(d); c++)
-		if (m->callers_at && m->callers_at[c + 1] - m->callers_at[c] > 1)
+		if (ir_module_ncallers(m, c) > 1)
 			verify_async_callers(&v, m->comps[c]);
 	verify_ctx_free(&v);
 	return v.errors;

@@ -495,11 +495,17 @@ static inline struct hlo_comp **ir_callees(const struct hlo_instr *i)
 	struct hlo_comp **c = i->comp->module->callees;
 	return c ? c + i->callees_at : NULL;
 }
+/* How many instructions call computation number index of m (0 before
+ * resolve has them), without reading the computation. */
+static inline uint32_t ir_module_ncallers(const struct hlo_module *m, uint32_t index)
+{
+	const uint32_t *at = m ? m->callers_at : NULL;
+	return at ? at[index + 1] - at[index] : 0;
+}
 /* How many instructions call c; 0 before resolve found them. */
 static inline uint32_t ir_comp_ncallers(const struct hlo_comp *c)
 {
-	const uint32_t *at = c->module ? c->module->callers_at : NULL;
-	return at ? at[c->index + 1] - at[c->index] : 0;
+	return ir_module_ncallers(c->module, c->index);
 }
 /* The k-th of the ir_comp_ncallers instructions that call c, in module order. */
 static inline struct hlo_instr *ir_comp_caller(const struct hlo_comp *c, uint32_t k)
