@@ -10,6 +10,7 @@
 #include "jobs.h"
 #include "output.h"
 #include "threads.h"
+#include "timing.h"
 
 
 static const struct {
@@ -42,6 +43,7 @@ static void main_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	timing_start();
 	output_init_signals();
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	threads_set(jobs_default());   /* one large input: parsed in pieces, one per core */
@@ -58,8 +60,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
-		if (!strcmp(argv[1], main_commands[i].name))
-			return main_commands[i].run(argc - 1, argv + 1);
+		if (!strcmp(argv[1], main_commands[i].name)) {
+			int rc = main_commands[i].run(argc - 1, argv + 1);
+			timing_mark("output and exit");
+			timing_report();
+			return rc;
+		}
 	fprintf(stderr, "hlolint: error: unknown command '%s'\n", argv[1]);
 	main_usage(stderr);
 	return 2;

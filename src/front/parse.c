@@ -15,6 +15,7 @@
 #include "scan.h"
 #include "resolve.h"
 #include "threads.h"
+#include "timing.h"
 #include "verify.h"
 
 /* Inputs larger than this show progress: 256 MB; HLO_PROGRESS_BYTES
@@ -263,17 +264,21 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 {
 	struct hlo_file *f = xcalloc(1, sizeof *f);
+	timing_mark("load");
 	if (!parse_pieces_parse(f, src)) {
 		parse_file_init(f, src, src->len);
 		f->errors = parse_text(f, d, 0, src->len, true, NULL, NULL);
 	}
+	timing_mark("parse");
 	for (struct hlo_module *m = f->modules; m; m = m->next) {
 		if (!m->valid)
 			continue;
 		unsigned before = d->errors;
 		resolve_module(m, d);
+		timing_mark("resolve");
 		if (d->errors == before)
 			verify_module(m, d);
+		timing_mark("verify");
 		m->valid = d->errors == before;
 		f->errors += d->errors - before;
 	}

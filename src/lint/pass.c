@@ -4,6 +4,7 @@
 #include <string.h>
 #include "mem.h"
 #include "target.h"
+#include "timing.h"
 #include "verify.h"
 
 #define PASS(c, name) extern const struct pass pass_##c;
@@ -45,10 +46,13 @@ int pass_run_all(const struct pass *const *passes, struct hlo_module *m, struct 
 {
 	int total = 0;
 	for (const struct pass *const *p = passes; *p; p++) {
-		if ((*p)->needs & PASS_NEEDS_TOTALS)
+		if ((*p)->needs & PASS_NEEDS_TOTALS) {
 			mem_settle(ctx->mem);
+			timing_mark("total allocation (wait)");
+		}
 		int rc = (*p)->run(m, ctx);
 		source_drop_all(m->file->src);   /* the text the rule read */
+		timing_mark((*p)->name);
 		if (rc < 0)
 			return rc;
 		total += rc;

@@ -7,6 +7,7 @@
 #include "peak.h"
 #include "sharding.h"
 #include "threads.h"
+#include "timing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -911,6 +912,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	arena_free(&x.keep);
 	mem_pack(mm, o);
 	peak_build(mm, a);
+	timing_mark("model");
 	return mm;
 }
 

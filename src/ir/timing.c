@@ -1,0 +1,90 @@
+/* timing.c - per-stage wall-clock totals behind HLO_TIMING (timing.h).
+ * Marks may come from several threads (files checked in parallel, -j):
+ * each thread times its own stages and the totals are summed under a lock.
+ * It measures; it decides nothing. */
+#include "timing.h"
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define TIMING_MAX 64
+
+static struct {
+	const char *stage;
+	double ms;
+	unsigned n;
+} timing_rows[TIMING_MAX];
+static unsigned timing_nrows;
+static pthread_mutex_t timing_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local double timing_last;   /* this thread's previous mark, ms; 0: none */
+
+static int timing_on(void)
+{
+	static _Atomic int on = -1;   /* decided by the first caller (the driver's timing_start) */
+	int v = atomic_load_explicit(&on, memory_order_relaxed);
+	if (v < 0) {
+		const char *e = getenv("HLO_TIMING");
+		v = e && *e && strcmp(e, "0");
+		atomic_store_explicit(&on, v, memory_order_relaxed);
+	}
+	return v;
+}
+
+static double timing_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void timing_start(void)
+{
+	if (timing_on())
+		timing_last = timing_now();
+}
+
+void timing_mark(const char *stage)
+{
+	if (!timing_on())
+		return;
+	double now = timing_now(), was = timing_last;
+	timing_last = now;
+	if (was == 0)
+		return;   /* a thread's first mark starts its clock */
+	pthread_mutex_lock(&timing_lock);
+	unsigned k = 0;
+	while (k < timing_nrows && timing_rows[k].stage != stage)
+		k++;
+	if (k < TIMING_MAX) {
+		if (k == timing_nrows)
+			timing_rows[timing_nrows++].stage = stage;
+		timing_rows[k].ms += now - was;
+		timing_rows[k].n++;
+	}
+	pthread_mutex_unlock(&timing_lock);
+}
+
+void timing_report(void)
+{
+	if (!timing_on())
+		return;
+	double total = 0;
+	pthread_mutex_lock(&timing_lock);
+	for (unsigned k = 0; k < timing_nrows; k++) {
+		fprintf(stderr, "hlolint: timing: %-24s %10.1f ms %6u\n", timing_rows[k].stage, timing_rows[k].ms,
+			timing_rows[k].n);
+		total += timing_rows[k].ms;
+	}
+	pthread_mutex_unlock(&timing_lock);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double user = (double)ru.ru_utime.tv_sec * 1e3 + (double)ru.ru_utime.tv_usec / 1e3;
+	double sys = (double)ru.ru_stime.tv_sec * 1e3 + (double)ru.ru_stime.tv_usec / 1e3;
+	fprintf(stderr, "hlolint: timing: %-24s %10.1f ms\n", "(marked)", total);
+	fprintf(stderr, "hlolint: timing: %-24s %10.1f ms\n", "(cpu user)", user);
+	fprintf(stderr, "hlolint: timing: %-24s %10.1f ms\n", "(cpu system)", sys);
+}
