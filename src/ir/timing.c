@@ -57,7 +57,7 @@ void timing_mark(const char *stage)
 		return;   /* a thread's first mark starts its clock */
 	pthread_mutex_lock(&timing_lock);
 	unsigned k = 0;
-	while (k < timing_nrows && timing_rows[k].stage != stage)
+	while (k < timing_nrows && strcmp(timing_rows[k].stage, stage))
 		k++;
 	if (k < TIMING_MAX) {
 		if (k == timing_nrows)

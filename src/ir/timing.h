@@ -7,7 +7,8 @@
 
 /* Ends the calling thread's current stage, named stage: the time since its
  * previous mark (or since timing_start) is added to that stage's total.
- * Kept by address: a literal, or a name that outlives the run (a rule's). */
+ * Kept by address: a literal, or a name that outlives the run (a rule's);
+ * rows are told apart by the text. */
 void timing_mark(const char *stage);
 /* Starts the clock of the calling thread (the driver, first thing). */
 void timing_start(void);
