@@ -37,7 +37,7 @@ for pieces in 999999999999 1; do
 		awk 'length($0) > 100 { exit 1 }' "$tmp/timed.err" || fail "$cmd: a timing line over 100 columns"
 		grep -q '^hlolint: timing: ' "$tmp/plain.err" && fail "$cmd: timing lines without HLO_TIMING"
 	done
-	# check's rules each have a line; mem has the model's.
+	# annotate, the last command, has the model's line and one per rule that ran.
 	for stage in model host-transfer missed-donation offload-candidate; do
 		grep -q "^hlolint: timing: $stage  *[0-9]" "$tmp/timed.err" ||
 			fail "annotate (pieces from $pieces): no '$stage' line"
