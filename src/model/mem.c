@@ -301,6 +301,22 @@ static uint64_t mem_split_product(const int64_t *split, uint32_t rank)
 	return p;
 }
 
+/* pieces spread over the dims of array shape s from the most major, as
+ * many on each as it has elements; NULL when undivided. */
+static const int64_t *mem_split_spread(struct mem_ctx *x, const struct hlo_shape *s, uint64_t pieces)
+{
+	if (pieces <= 1)
+		return NULL;
+	int64_t *v = arena_array(x->a, s->rank, sizeof *v);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		uint64_t dim = s->dims[d] > 0 ? (uint64_t)s->dims[d] : 1;
+		uint64_t f = pieces < dim ? pieces : dim;
+		v[d] = (int64_t)(f ? f : 1);
+		pieces = (pieces + v[d] - 1) / (uint64_t)v[d];
+	}
+	return v;
+}
+
 /* An unannotated value in a global-shape module: sharding propagation is
  * not modelled, so it takes the split of an operand with the same dims,
  * else the largest operand split spread over its dims from the most major
@@ -323,16 +339,23 @@ static const int64_t *mem_split_inherit(struct mem_ctx *x, const struct hlo_inst
 		if (p > best)
 			best = p;
 	}
-	if (best <= 1)
+	return mem_split_spread(x, s, best);
+}
+
+/* The split of a leaf of shape to that shares the buffer of a leaf of
+ * shape from, split: the same when the dims are, else its pieces spread
+ * anew (a bitcast or reshape): a split has one entry per dim of the shape
+ * it was made for, and is read with that many. */
+static const int64_t *mem_split_carry(struct mem_ctx *x, const struct hlo_shape *from, const struct hlo_shape *to,
+				      const int64_t *split)
+{
+	if (!split || from == to)
+		return split;
+	if (!to || !ir_shape_is_array(to) || !to->rank || !from)
 		return NULL;
-	int64_t *v = arena_array(x->a, s->rank, sizeof *v);
-	for (uint32_t d = 0; d < s->rank; d++) {
-		uint64_t dim = s->dims[d] > 0 ? (uint64_t)s->dims[d] : 1;
-		uint64_t f = best < dim ? best : dim;
-		v[d] = (int64_t)(f ? f : 1);
-		best = (best + v[d] - 1) / (uint64_t)v[d];
-	}
-	return v;
+	if (from->rank == to->rank && !memcmp(from->dims, to->dims, to->rank * sizeof *to->dims))
+		return split;
+	return mem_split_spread(x, to, mem_split_product(split, from->rank));
 }
 
 /* Splits of every leaf of i into out (nl entries). */
@@ -432,6 +455,18 @@ static void mem_push(struct mem_ctx *x, struct hlo_comp *c)
 	x->mm->nanalysed++;
 }
 
+/* Leaf tj of t is leaf fj of f: its buffer, and its split carried over
+ * (mem_split_carry). */
+static void mem_leaf_share(struct mem_ctx *x, const struct hlo_instr *t, uint32_t tj, const struct hlo_instr *f,
+			   uint32_t fj)
+{
+	uint32_t tl = mem_leaf_id(x, t, tj), fl = mem_leaf_id(x, f, fj);
+	x->leaf_buf[tl] = x->leaf_buf[fl];
+	if (x->leaf_split)
+		x->leaf_split[tl] = mem_split_carry(x, alias_leaf_shape(&x->al, f->shape, fj),
+						    alias_leaf_shape(&x->al, t->shape, tj), x->leaf_split[fl]);
+}
+
 /* Binds parameter `param` of callee c to leaves of caller operand o. */
 static void mem_bind(struct mem_ctx *x, struct hlo_comp *c, uint32_t param, const struct hlo_instr *o)
 {
@@ -441,12 +476,8 @@ static void mem_bind(struct mem_ctx *x, struct hlo_comp *c, uint32_t param, cons
 	uint32_t n = mem_nleaves_of(x, p);
 	if (n != mem_nleaves_of(x, o))
 		return;
-	uint32_t pl = mem_leaf_id(x, p, 0), ol = mem_leaf_id(x, o, 0);
-	for (uint32_t j = 0; j < n; j++) {
-		x->leaf_buf[pl + j] = x->leaf_buf[ol + j];
-		if (x->leaf_split)
-			x->leaf_split[pl + j] = x->leaf_split[ol + j];
-	}
+	for (uint32_t j = 0; j < n; j++)
+		mem_leaf_share(x, p, j, o, j);
 }
 
 /* Colocates c's root leaves with the buffers of instruction i's leaves. */
@@ -587,12 +618,8 @@ static void mem_operand_aliasing(struct mem_ctx *x, const struct hlo_instr *i, u
 			    !alias_path_leaves(&x->al, o->shape, &e->index, &pf, &pn) || on != pn)
 				continue;
 			for (uint32_t j = 0; j < on; j++)
-				if (x->leaf_buf[base + of + j] == NONE) {
-					uint32_t ol = mem_leaf_id(x, o, pf + j);
-					x->leaf_buf[base + of + j] = x->leaf_buf[ol];
-					if (x->leaf_split)
-						x->leaf_split[base + of + j] = x->leaf_split[ol];
-				}
+				if (x->leaf_buf[base + of + j] == NONE)
+					mem_leaf_share(x, i, of + j, o, pf + j);
 		}
 	}
 	arena_release(&x->scratch, mk);
@@ -615,10 +642,7 @@ static void mem_define(struct mem_ctx *x, struct hlo_instr *i, uint32_t pos)
 		const struct hlo_instr *src;
 		uint32_t sj;
 		if (alias_source(&x->al, i, j, &src, &sj)) {
-			uint32_t sl = mem_leaf_id(x, src, sj);
-			x->leaf_buf[l] = x->leaf_buf[sl];
-			if (x->leaf_split)
-				x->leaf_split[l] = x->leaf_split[sl];
+			mem_leaf_share(x, i, j, src, sj);
 			continue;
 		}
 		const struct hlo_shape *s = alias_leaf_shape(&x->al, i->shape, j);
