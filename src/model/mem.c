@@ -219,6 +219,16 @@ void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t 
 	b->memory_space = space > INT32_MAX ? INT32_MAX : space < INT32_MIN ? INT32_MIN : (int32_t)space;
 }
 
+/* Buffer b lives the whole program (an argument or a constant): listed,
+ * so that the entry's finish reads these without a walk over all its
+ * buffers. */
+void mem_make_global(struct mem_ctx *x, uint32_t b)
+{
+	x->bufs[b].flags |= MEM_BUF_GLOBAL;
+	MEM_GROW(x->globals, x->nglobals, x->capglobals, 64);
+	x->globals[x->nglobals++] = b;
+}
+
 uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
 {
 	if (x->nbufs >= x->capbufs) {
@@ -266,6 +276,10 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, 
 	else
 		x->next[cs->owned_tail] = id;
 	cs->owned_tail = id;
+	cs->nowned++;
+	uint64_t bound = b->bytes > b->bytes_max ? b->bytes : b->bytes_max;
+	if (bound > cs->owned_max)
+		cs->owned_max = bound;   /* sizes are final here: nothing changes them later */
 	return id;
 }
 
@@ -432,6 +446,8 @@ static void mem_push(struct mem_ctx *x, struct hlo_comp *c)
 	struct mem_comp *cs = mem_cs(x, c);
 	cs->state = MEM_RUNNING;
 	cs->owned = cs->owned_tail = NONE;
+	cs->nowned = 0;
+	cs->owned_max = 0;
 	cs->leaf_base = arena_array(x->a, (size_t)c->ninstrs + 1, sizeof *cs->leaf_base);
 	cs->gtime = arena_array(x->a, c->ninstrs ? c->ninstrs : 1, sizeof *cs->gtime);
 	uint32_t total = 0;
@@ -659,7 +675,7 @@ static void mem_define(struct mem_ctx *x, struct hlo_instr *i, uint32_t pos)
 		}
 		uint32_t b = mem_new_buffer(x, i, i->op == OP_CONSTANT ? 0 : pos, j, s, sp);
 		if (i->op == OP_CONSTANT)
-			x->bufs[b].flags |= MEM_BUF_GLOBAL;
+			mem_make_global(x, b);
 		x->leaf_buf[l] = b;
 	}
 	if (splits && splits != one)
@@ -929,6 +945,7 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	free(x.frames);
 	free(x.cands);
 	free(x.sites);
+	free(x.globals);
 	alias_free(&x.al);
 	free(x.delta);
 	free(x.site_peaks);

@@ -23,6 +23,8 @@ struct mem_comp {
 	uint8_t state;
 	uint32_t owned;           /* first owned buffer (linked through mem_ctx.next) */
 	uint32_t owned_tail;
+	uint32_t nowned;          /* how many it owns, and the largest bound among them: */
+	uint64_t owned_max;       /* mem_sweep_shift's units without a walk over them */
 	struct mem_peak peak;
 };
 
@@ -78,6 +80,8 @@ struct mem_ctx {
 	uint32_t ncands, capcands;
 	uint32_t *sites;          /* call-site positions of the running computations */
 	uint32_t nsites, capsites;
+	uint32_t *globals;        /* buffers made MEM_BUF_GLOBAL (mem_make_global), all the entry's */
+	uint32_t nglobals, capglobals;
 	struct alias_state al;    /* tuple offsets (in keep) and the aliasing rules */
 	struct hlo_program_shape ecl;
 	bool has_ecl;
@@ -133,6 +137,7 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, 
 	const struct hlo_shape *s, const int64_t *split);
 uint32_t mem_nleaves_of(struct mem_ctx *x, const struct hlo_instr *i);
 void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space);
+void mem_make_global(struct mem_ctx *x, uint32_t b);
 void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_t nl, const int64_t **out);
 void mem_totals(struct mem_ctx *x);
 void mem_decide_reading(struct mem_ctx *x, const struct mem_options *o);

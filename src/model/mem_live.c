@@ -36,7 +36,7 @@ void mem_entry_params(struct mem_ctx *x, struct hlo_comp *c)
 			if (x->leaf_split)
 				x->leaf_split[base + j] = splits[j];
 			x->bufs[b].param = (int32_t)n;
-			x->bufs[b].flags |= MEM_BUF_GLOBAL;
+			mem_make_global(x, b);
 			/* entry_computation_layout is what the runtime allocates:
 			 * its memory space wins (host-offloaded arguments). */
 			const struct hlo_shape *e = mem_ecl_param(x, (int64_t)n, j);
@@ -158,10 +158,8 @@ static void mem_finish_entry(struct mem_ctx *x, struct hlo_comp *c)
 	}
 	/* Arguments (unless donated and not returned) and constants live for
 	 * the whole program. */
-	for (uint32_t b = mem_cs(x, c)->owned; b != NONE; b = x->next[b]) {
-		struct mem_buffer *bf = &x->bufs[b];
-		if (!(bf->flags & MEM_BUF_GLOBAL))
-			continue;
+	for (uint32_t k = 0; k < x->nglobals; k++) {
+		struct mem_buffer *bf = &x->bufs[x->globals[k]];
 		bf->def_pos = 0;
 		if (bf->param >= 0 && (bf->flags & MEM_BUF_DONATED) && !(bf->flags & (MEM_BUF_ALIASED | MEM_BUF_OUTPUT)))
 			bf->flags &= (uint16_t)~MEM_BUF_GLOBAL;
@@ -272,17 +270,11 @@ static uint64_t mem_figure_of(const struct mem_buffer *bf, enum mem_figure k)
 
 /* The sweep adds buffer sizes into an int64 difference array, in the
  * units of size_unit_shift (a target's default tiling can pad a buffer
- * past int64 on its own). */
-static uint32_t mem_sweep_shift(const struct mem_ctx *x, const struct mem_comp *cs)
+ * past int64 on its own), from the bound and count mem_new_buffer kept:
+ * no walk over the buffers for them. */
+static uint32_t mem_sweep_shift(const struct mem_comp *cs)
 {
-	uint64_t max = 0, n = 1;
-	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
-		const struct mem_buffer *bf = &x->bufs[b];
-		uint64_t v = bf->bytes > bf->bytes_max ? bf->bytes : bf->bytes_max;
-		max = v > max ? v : max;
-		n++;
-	}
-	return size_unit_shift(max, n);
+	return size_unit_shift(cs->owned_max, (uint64_t)cs->nowned + 1);
 }
 
 /* One computation's sweep.  The walks over its buffers miss the caches
@@ -418,7 +410,7 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 		x->capdelta = n + 1;
 		x->delta = xmalloc(((size_t)n + 1) * sizeof *x->delta);
 	}
-	struct mem_sweep sw = { .sh = mem_sweep_shift(x, cs), .top = NONE, .top_site = NONE };
+	struct mem_sweep sw = { .sh = mem_sweep_shift(cs), .top = NONE, .top_site = NONE };
 	mem_sweep_sites(x, c, fr, &sw);
 	mem_curve(x, c, cs, D_DEV, &sw);
 	mem_sweep_figure(x, c, &sw, D_DEV, true, pk);
@@ -497,45 +489,51 @@ static void mem_globalize_one(struct mem_ctx *x, const struct hlo_comp *owner, c
 	}
 }
 
-/* Live ranges on the flattened timeline, for alloc.c.  Arguments,
- * constants and outputs span it to the end, as XLA reserves them.  Each
- * computation's buffers through its list of them (mem_new_buffer):
- * the owner is then known without reading each buffer's definer, which
- * is out of the caches on a large module. */
+/* b's kind, and the arguments' bytes, taken in the walk over the
+ * buffers that mem_globalize makes anyway. */
+static void mem_classify(struct mem_model *mm, struct mem_buffer *bf)
+{
+	if (bf->flags & MEM_BUF_MERGED)
+		return;
+	enum mem_space_class sc = mem_space_class(bf->memory_space);
+	if (sc == MEM_SPACE_HOST)
+		bf->kind = MEM_HOST;
+	else if (bf->param >= 0)
+		bf->kind = MEM_ARGUMENT;
+	else if (bf->flags & MEM_BUF_OUTPUT)
+		bf->kind = MEM_OUTPUT;
+	else if (bf->flags & MEM_BUF_CONSTANT)
+		bf->kind = MEM_CONSTANT;
+	else if (bf->flags & MEM_BUF_CARRIED)
+		bf->kind = MEM_WHILE_CARRIED;
+	else
+		bf->kind = MEM_TEMP;
+	if (sc == MEM_SPACE_DEVICE && bf->param >= 0)
+		mm->argument_bytes = size_add(mm->argument_bytes, bf->bytes);
+}
+
+/* Live ranges on the flattened timeline, for alloc.c, and each buffer's
+ * kind.  Arguments, constants and outputs span it to the end, as XLA
+ * reserves them.  Each computation's buffers through its list of them
+ * (mem_new_buffer): the owner is then known without reading each
+ * buffer's definer, which is out of the caches on a large module. */
 void mem_globalize(struct mem_ctx *x)
 {
 	uint32_t end = x->clock ? x->clock - 1 : 0;
 	x->mm->nsteps = x->clock;
 	for (uint32_t ci = 0; ci < x->m->ncomps; ci++) {
 		const struct mem_comp *cs = x->in->comps[ci];
-		for (uint32_t b = cs ? cs->owned : NONE; b != NONE; b = x->next[b])
+		for (uint32_t b = cs ? cs->owned : NONE; b != NONE; b = x->next[b]) {
 			mem_globalize_one(x, x->m->comps[ci], cs, &x->bufs[b], end);
+			mem_classify(x->mm, &x->bufs[b]);
+		}
 	}
 }
 
+/* The outputs' and aliased bytes (the arguments' are mem_globalize's). */
 void mem_totals(struct mem_ctx *x)
 {
 	struct mem_model *mm = x->mm;
-	for (uint32_t b = 0; b < x->nbufs; b++) {
-		struct mem_buffer *bf = &x->bufs[b];
-		if (bf->flags & MEM_BUF_MERGED)
-			continue;
-		enum mem_space_class sc = mem_space_class(bf->memory_space);
-		if (sc == MEM_SPACE_HOST)
-			bf->kind = MEM_HOST;
-		else if (bf->param >= 0)
-			bf->kind = MEM_ARGUMENT;
-		else if (bf->flags & MEM_BUF_OUTPUT)
-			bf->kind = MEM_OUTPUT;
-		else if (bf->flags & MEM_BUF_CONSTANT)
-			bf->kind = MEM_CONSTANT;
-		else if (bf->flags & MEM_BUF_CARRIED)
-			bf->kind = MEM_WHILE_CARRIED;
-		else
-			bf->kind = MEM_TEMP;
-		if (sc == MEM_SPACE_DEVICE && bf->param >= 0)
-			mm->argument_bytes = size_add(mm->argument_bytes, bf->bytes);
-	}
 	const struct hlo_instr *root = x->entry ? x->entry->root : NULL;
 	if (!root)
 		return;
