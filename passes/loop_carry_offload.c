@@ -614,9 +614,7 @@ static int lco_run(struct hlo_module *m, struct pass_context *ctx)
 	struct lco_state st = { .m = m, .ctx = ctx, .mm = mm };
 	static const struct ir_visitor v = { .want = lco_want, .instr = lco_scan };
 	ir_walk(m, &v, &st);
-	for (uint32_t b = 0; b < mm->nbuffers && !st.intent && !st.intent_s5_buffer; b++)
-		if (!(mm->buffers[b].flags & MEM_BUF_MERGED) && mm->buffers[b].memory_space == 5)
-			st.intent_s5_buffer = true;
+	st.intent_s5_buffer = mm->has_s5_buffer;
 	bool intent = st.intent || st.intent_s5_buffer;
 	uint64_t mark = 0;   /* whiles are in source order: their backend_config text read */
 	for (uint32_t k = 0; k < st.nwhiles; k++) {

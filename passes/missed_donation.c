@@ -213,11 +213,8 @@ static void md_last_uses(struct md_state *st, struct md_sets *ms)
 {
 	const struct mem_model *mm = st->mm;
 	const struct hlo_comp *entry = st->m->entry;
-	for (uint32_t b = 0; b < mm->nbuffers; b++) {
-		ms->last[b] = MD_NONE;
-		if (mm->buffers[b].param >= 0 && (mm->buffers[b].flags & MEM_BUF_DONATED))
-			st->donates = true;
-	}
+	memset(ms->last, 0xff, (mm->nbuffers ? mm->nbuffers : 1) * sizeof *ms->last);   /* MD_NONE */
+	st->donates = mm->has_donated_argument;
 	for (uint32_t p = 0; p < entry->ninstrs; p++) {
 		const struct hlo_instr *x = entry->instrs[p];
 		if (x->op == OP_GET_TUPLE_ELEMENT || x->op == OP_TUPLE)

@@ -124,6 +124,8 @@ struct mem_model {
 	bool default_tiling;          /* untiled module sized with the target's default TPU tiling */
 	bool shares_in_place;         /* results may take dying operands' buffers (mem_shares_operand);
 				       * not on XLA:CPU, whose buffer assignment in corpora/xla never does */
+	bool has_s5_buffer;           /* a buffer (not merged) in memory space 5, pinned host */
+	bool has_donated_argument;    /* an argument buffer with MEM_BUF_DONATED */
 	/* Per device, device memory (S(0)) unless said otherwise. */
 	uint64_t total_bytes;         /* XLA's total allocation (alloc.h): the headline figure */
 	uint64_t xla_total_bytes;     /* what XLA itself said (mem_options), 0 unknown */

@@ -489,12 +489,17 @@ static void mem_globalize_one(struct mem_ctx *x, const struct hlo_comp *owner, c
 	}
 }
 
-/* b's kind, and the arguments' bytes, taken in the walk over the
- * buffers that mem_globalize makes anyway. */
+/* b's kind, the arguments' bytes and what the rules ask of all buffers
+ * (has_s5_buffer, has_donated_argument), taken in the walk over them that
+ * mem_globalize makes anyway. */
 static void mem_classify(struct mem_model *mm, struct mem_buffer *bf)
 {
+	if (bf->param >= 0 && (bf->flags & MEM_BUF_DONATED))
+		mm->has_donated_argument = true;
 	if (bf->flags & MEM_BUF_MERGED)
 		return;
+	if (bf->memory_space == 5)
+		mm->has_s5_buffer = true;
 	enum mem_space_class sc = mem_space_class(bf->memory_space);
 	if (sc == MEM_SPACE_HOST)
 		bf->kind = MEM_HOST;
