@@ -315,7 +315,7 @@ static uint64_t mem_split_product(const int64_t *split, uint32_t rank)
 	return p;
 }
 
-/* pieces spread over the dims of array shape s from the most major, as
+/* Pieces spread over the dims of array shape s from the most major, as
  * many on each as it has elements; NULL when undivided. */
 static const int64_t *mem_split_spread(struct mem_ctx *x, const struct hlo_shape *s, uint64_t pieces)
 {
