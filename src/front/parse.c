@@ -169,6 +169,9 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 	uint32_t j = 0;
 	m->ninstrs_total = 0;
 	m->names_resolved = true;
+	/* what resolve and verify_begin ask of each computation, read while
+	 * the join has it at hand */
+	m->contains = arena_array(&p[0].f.arena, total ? total : 1, 1);
 	for (unsigned k = 0; k < n; k++) {
 		struct hlo_module *pm = p[k].f.modules;
 		for (uint32_t c = 0; c < pm->ncomps; c++, j++) {
@@ -176,6 +179,7 @@ static void parse_pieces_join(struct hlo_file *f, struct parse_piece *p, unsigne
 			comps[j]->module = m;
 			comps[j]->index = j;
 			m->ninstrs_total += comps[j]->ninstrs;
+			m->contains[j] = (uint8_t)comps[j]->contains;
 			m->names_resolved &= comps[j]->names_resolved;
 			if (k)   /* resolve binds names in f->names */
 				parse_pieces_reintern(f, comps[j]);
@@ -274,10 +278,13 @@ struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 		if (!m->valid)
 			continue;
 		unsigned before = d->errors;
+		struct verify_run *run = verify_begin(m);   /* beside resolve, on threads */
 		resolve_module(m, d);
 		timing_mark("resolve");
 		if (d->errors == before)
-			verify_module(m, d);
+			verify_module(m, d, run);
+		else
+			verify_cancel(run);
 		timing_mark("verify");
 		m->valid = d->errors == before;
 		f->errors += d->errors - before;

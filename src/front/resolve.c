@@ -72,10 +72,13 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 	struct hlo_module *m = r->m;
 	struct hlo_comp *entry = NULL, *last = NULL;
 	uint64_t mark = 0;
-	m->contains = arena_array(&r->f->arena, m->ncomps ? m->ncomps : 1, 1);
+	bool fill = !m->contains;   /* the join of a parse in pieces made it */
+	if (fill)
+		m->contains = arena_array(&r->f->arena, m->ncomps ? m->ncomps : 1, 1);
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
-		m->contains[i] = (uint8_t)c->contains;
+		if (fill)
+			m->contains[i] = (uint8_t)c->contains;
 		uint32_t ahead;
 		if (compname_peek(r->cn, false, &r->head_at, RESOLVE_AHEAD, &ahead))
 			nameidx_prefetch_hashed(&r->comps, ahead);
@@ -819,7 +822,10 @@ static void resolve_comp_with(struct resolve_ctx *r, struct hlo_comp *c, bool fu
 
 /* Resolves c; when resolve_names did its local part, only what needs the
  * module: callees and the shapes inferred from them, read only in the
- * computations that have such instructions (most fused ones have none). */
+ * computations that have such instructions (most fused ones have none).
+ * That reads the builder's copies of callee names (compname.h), seldom the
+ * text, whose pages the verifier, checking computations beside resolve
+ * (verify_begin), drops behind it: not dropped here, under its feet. */
 static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 {
 	if (!c->names_resolved) {
@@ -833,7 +839,6 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 			if (compname_peek(r->cn, true, &r->callee_at, RESOLVE_AHEAD, &ahead))
 				nameidx_prefetch_hashed(&r->comps, ahead);
 			resolve_instr(r, NULL, *p, NULL);
-			source_drop(r->f->src, &r->drop_mark, (*p)->start);
 		}
 		resolve_signature(r, c);
 	}
@@ -1003,7 +1008,8 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 			continue;   /* all done on the pieces' threads: not read (a cache miss each) */
 		resolve_comp(&r, m->comps[k]);
 		/* what the marks inside small computations leave (the serial parse) */
-		source_drop(r.f->src, &r.drop_mark, ir_comp_span(m->comps[k]).start);
+		if (!m->names_resolved)
+			source_drop(r.f->src, &r.drop_mark, ir_comp_span(m->comps[k]).start);
 	}
 	r.comp_calls[m->ncomps] = r.ncallees;
 	nameidx_free(&r.comps);

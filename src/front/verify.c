@@ -5,7 +5,6 @@
  * per-instruction scratch; it never changes the IR. */
 #include "verify_int.h"
 #include <ctype.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +14,6 @@
 #include "lex.h"
 #include "literal.h"
 #include "sharding.h"
-#include "intern.h"
-#include "threads.h"
 #include "metadata.h"
 
 /* ---- Context and reporting ---- */
@@ -576,7 +573,7 @@ static void verify_instr(struct verify_ctx *v, struct hlo_instr *i)
 	arena_release(&v->scratch, mk);
 }
 
-static void verify_comp(struct verify_ctx *v, struct hlo_comp *c)
+void verify_comp(struct verify_ctx *v, struct hlo_comp *c)
 {
 	const struct hlo_instr *root = NULL;
 	if (c->ninstrs > v->nchain) {
@@ -722,100 +719,14 @@ static void verify_comps(struct verify_ctx *v, uint32_t from, uint32_t to)
 		verify_comp(v, v->m->comps[c]);
 }
 
-static void verify_ctx_free(struct verify_ctx *v)
+void verify_ctx_free(struct verify_ctx *v)
 {
 	arena_free(&v->scratch);
 	free(v->chain);
 	free(v->found);
 }
 
-/* ---- Computations on threads ---- */
-
-/* A run of a large module's computations, checked on a thread of its own.
- * Decoding a value interns its names and hash-conses its shapes in the
- * file it is given, so each run has a file of its own (the input's text,
- * its own arena and names), as each piece of a parse has. */
-struct verify_part {
-	struct verify_ctx v;
-	struct hlo_file file;
-	struct diag_sink d;         /* counts only */
-	uint32_t from, to;
-	pthread_t thread;
-	bool started;
-};
-
-static void *verify_part_run(void *arg)
-{
-	struct verify_part *p = arg;
-	verify_comps(&p->v, p->from, p->to);
-	return NULL;
-}
-
-/* Cuts m's computations into n runs of about as much text each (most of
- * the work is decoding attribute values, which instructions of fused
- * computations have few of). */
-static unsigned verify_parts_cut(const struct hlo_module *m, struct verify_part *p, unsigned n)
-{
-	uint64_t total = 0, seen = 0;
-	for (uint32_t c = 0; c < m->ncomps; c++)
-		total += span_len(ir_comp_span(m->comps[c]));
-	unsigned np = 0;
-	uint32_t from = 0;
-	for (uint32_t c = 0; c < m->ncomps && np + 1 < n; c++) {
-		seen += span_len(ir_comp_span(m->comps[c]));
-		if (seen * n >= total * (np + 1)) {
-			p[np].from = from;
-			p[np++].to = from = c + 1;
-		}
-	}
-	if (from < m->ncomps) {
-		p[np].from = from;
-		p[np++].to = m->ncomps;
-	}
-	return np;
-}
-
-/* Checks the computations of a large module on threads_get() threads.
- * True when none of them found anything to say; otherwise (or when the
- * module is small) the caller checks them serially, so what is reported,
- * and in what order, never depends on the cut. */
-static bool verify_comps_parallel(struct hlo_module *m)
-{
-	unsigned n = threads_get();
-	if (n < 2 || m->ncomps < 2 || span_len(m->span) < threads_min_bytes())
-		return false;
-	struct verify_part *p = xcalloc(n, sizeof *p);
-	unsigned np = verify_parts_cut(m, p, n);
-	for (unsigned k = 0; k < np; k++) {
-		p[k].file.src = m->file->src;
-		p[k].file.names = intern_new();
-		diag_init(&p[k].d, NULL, 1);
-		p[k].v = (struct verify_ctx){ .m = m, .f = &p[k].file, .d = &p[k].d,
-					       .drop_mark = ir_comp_span(m->comps[p[k].from]).start };
-		arena_init(&p[k].v.scratch);
-	}
-	for (unsigned k = 1; k < np; k++)
-		p[k].started = pthread_create(&p[k].thread, NULL, verify_part_run, &p[k]) == 0;
-	verify_part_run(&p[0]);
-	bool quiet = true;
-	for (unsigned k = 0; k < np; k++) {
-		if (p[k].started)
-			pthread_join(p[k].thread, NULL);
-		else if (k)
-			verify_part_run(&p[k]);
-		quiet = quiet && !p[k].v.errors && !p[k].v.warnings;
-		verify_ctx_free(&p[k].v);
-		arena_free(&p[k].file.arena);
-		intern_free(p[k].file.names);
-	}
-	free(p);
-	if (getenv("HLO_PARSE_PIECES_TRACE"))   /* tests: was the module verified in parts? */
-		fprintf(stderr, "hlolint: %s: verified in %u parts%s\n", m->file->src->path, np,
-			quiet ? "" : ", again serially");
-	return quiet;
-}
-
-unsigned verify_module(struct hlo_module *m, struct diag_sink *d)
+unsigned verify_module(struct hlo_module *m, struct diag_sink *d, struct verify_run *run)
 {
 	struct verify_ctx v = { .m = m, .f = m->file, .d = d };
 	const char *bad_rule = verify_attrs_init();
@@ -824,7 +735,7 @@ unsigned verify_module(struct hlo_module *m, struct diag_sink *d)
 			     bad_rule);
 	arena_init(&v.scratch);
 	verify_module_attrs(&v);
-	if (!verify_comps_parallel(m))
+	if (!verify_run_finish(m, run))
 		verify_comps(&v, 0, m->ncomps);
 	/* After the instructions, so that chain errors come first in source
 	 * order.  Only a computation with two callers can have two

@@ -1,6 +1,7 @@
 /* verify_int.h - what the verifier's files share (verify.c: context,
  * reporting, instructions, async chains, the header; verify_attrs.c: the
- * attribute vocabulary and values; verify_shapes.c: cheap shape rules).
+ * attribute vocabulary and values; verify_shapes.c: cheap shape rules;
+ * verify_run.c: computations on threads).
  * Not for use outside src/front/verify*. */
 #ifndef HLO_VERIFY_INT_H
 #define HLO_VERIFY_INT_H
@@ -36,6 +37,13 @@ struct verify_ctx {
 	uint64_t drop_mark;         /* source_drop: the text of instructions checked */
 };
 
+/* Checks computation c's instructions (verify.c). */
+void verify_comp(struct verify_ctx *v, struct hlo_comp *c);
+void verify_ctx_free(struct verify_ctx *v);
+/* Finishes run (verify_begin's) or, when NULL, checks m's computations on
+ * threads when m is large (verify_run.c): true when all were checked and
+ * none had anything to say; otherwise the caller checks them serially. */
+bool verify_run_finish(struct hlo_module *m, struct verify_run *run);
 void verify_attr_error(struct verify_ctx *v, const struct hlo_attr *at, const struct attr_error *e);
 const char *verify_attrs_init(void);
 int64_t verify_comp_list_count(const struct verify_ctx *v, const struct hlo_instr *i, struct span sp);

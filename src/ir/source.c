@@ -303,20 +303,34 @@ static void source_trace_resident(const struct source *s)
 			break;
 }
 
+/* Gives back the pages wholly in [from, to). */
+static void source_drop_pages(const struct source *s, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	from = (from + page - 1) / page * page;
+	to = to / page * page;
+	if (to > from) {
+		if (s->trace)
+			source_trace_resident(s);
+		madvise((void *)(uintptr_t)(s->buf + from), (size_t)(to - from), MADV_DONTNEED);
+		source_drops++;
+	}
+}
+
 void source_drop(const struct source *s, uint64_t *mark, uint64_t to)
 {
 	if (!s->drop_batch || to > s->len || to < *mark || to - *mark < s->drop_batch)
 		return;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t from = (*mark + page - 1) / page * page, end = to / page * page;
+	source_drop_pages(s, *mark, to);
 	*mark = to;
+}
 
-	if (end > from) {
-		if (s->trace)
-			source_trace_resident(s);
-		madvise((void *)(uintptr_t)(s->buf + from), (size_t)(end - from), MADV_DONTNEED);
-		source_drops++;
-	}
+void source_drop_below(const struct source *s, uint64_t *mark, uint64_t from)
+{
+	if (!s->drop_batch || *mark > s->len || from > *mark || *mark - from < s->drop_batch)
+		return;
+	source_drop_pages(s, from, *mark);
+	*mark = from;
 }
 
 bool source_equals(const struct source *s, const char *data, size_t n)

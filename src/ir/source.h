@@ -40,6 +40,9 @@ const char *source_binary(const char *buf, uint64_t len);
  * it from the page cache (a minor fault).  No-op for read buffers, and
  * safe while other threads read the same pages. */
 void source_drop(const struct source *s, uint64_t *mark, uint64_t to);
+/* The same for a stage walking back: the pages wholly in [from, *mark),
+ * when a batch or more, and *mark moves down to from. */
+void source_drop_below(const struct source *s, uint64_t *mark, uint64_t from);
 /* Whether the text is data[0, n), compared a few MiB at a time and
  * dropping what was compared. */
 bool source_equals(const struct source *s, const char *data, size_t n);

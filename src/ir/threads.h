@@ -1,5 +1,5 @@
 /* threads.h - how many threads the work on one input may use (threads.c):
- * the pieces of its parse (parse.c) and of its verification (verify.c),
+ * the pieces of its parse (parse.c), its verification (verify_run.c),
  * the total allocation beside the rules (mem.c).  The driver sets it from
  * -j; it does not start threads. */
 #ifndef HLO_THREADS_H

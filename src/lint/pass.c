@@ -56,7 +56,7 @@ int pass_run_all(const struct pass *const *passes, struct hlo_module *m, struct 
 		if (rc < 0)
 			return rc;
 		total += rc;
-		if (verify_each && (*p)->rewrites && verify_module(m, ctx->diag))
+		if (verify_each && (*p)->rewrites && verify_module(m, ctx->diag, NULL))
 			return -1;
 	}
 	return total;

@@ -118,8 +118,8 @@ for f in vok verr vwarn; do
 	same "$tmp/$f.hlo"
 	HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse --max-errors 0 -j 2 "$tmp/$f.hlo" \
 		>/dev/null 2>"$tmp/trace"
-	want=': verified in 2 parts, again serially$'
-	[ $f = vok ] && want=': verified in 2 parts$'
+	want=': verified in 2 parts, begun beside resolve, again serially$'
+	[ $f = vok ] && want=': verified in 2 parts, begun beside resolve$'
 	grep -q "$want" "$tmp/trace" || fail "$f.hlo: no '$want' in $(cat "$tmp/trace")"
 	case $f in
 	verr) [ "$(grep -c 'takes 1 operand, got 2' "$tmp/base.err")" = 6 ] || fail "verr.hlo: not its 6 errors" ;;
@@ -127,6 +127,43 @@ for f in vok verr vwarn; do
 		fail "vwarn.hlo: not its one warning" ;;
 	esac
 done
+# Computations resolve has work on (each calls %leaf) are passed by the
+# verifier's thread while resolve runs and checked once it is done: their
+# errors are found there, and reported by the serial check.  A cycle of
+# calls fails resolve: the verifier's thread is stopped, nothing of it
+# reported.  HLO_VERIFY_EARLY_WAIT holds resolve until the thread has
+# claimed all it can, so that it always passes them.
+vcalls() {  # vcalls ROOT-OF-COMPUTATION-K (printf format, %s = k)
+	printf 'HloModule v\n\n%%leaf (x: f32[]) -> f32[] {\n  ROOT %%x = f32[] parameter(0)\n}\n\n'
+	for k in 1 2 3 4 5 6; do
+		printf '%%c%s (x: f32[]) -> f32[] {\n  %%x = f32[] parameter(0)\n' $k
+		printf '  %%l = f32[] call(%%x), to_apply=%%leaf\n'
+		# shellcheck disable=SC2059  # the format is the caller's
+		printf "  ROOT %%r = f32[] $1\n}\n\n" $k
+	done
+	printf 'ENTRY %%main (p: f32[]) -> f32[] {\n  %%p = f32[] parameter(0)\n'
+	printf '  ROOT %%y = f32[] call(%%p), to_apply=%%c1\n}\n'
+}
+vcalls 'negate(%%l, %%l), metadata={op_name="c%s"}' >"$tmp/vheld.hlo"
+vcalls 'negate(%%l)' | sed 's/to_apply=%leaf$/to_apply=%c6/' >"$tmp/vcycle.hlo"
+for f in vheld vcycle; do
+	same "$tmp/$f.hlo"
+	agree "HLO_PARSE_PIECES_MIN=1 HLO_VERIFY_EARLY_WAIT=1" check --no-config --format json --target tpu-v5e \
+		-j 2 "$tmp/$f.hlo"
+	HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$HLOLINT" parse --max-errors 0 -j 2 "$tmp/$f.hlo" \
+		>/dev/null 2>"$tmp/trace"
+	grep -q ': 2 pieces$' "$tmp/trace" || fail "$f.hlo was not split: $(cat "$tmp/trace")"
+	case $f in
+	vheld)
+		grep -q ': verified in 2 parts, begun beside resolve, again serially$' "$tmp/trace" ||
+			fail "vheld.hlo: not verified beside resolve: $(cat "$tmp/trace")"
+		[ "$(grep -c 'takes 1 operand, got 2' "$tmp/base.err")" = 6 ] || fail "vheld.hlo: not its 6 errors" ;;
+	vcycle)
+		grep -q 'verified in' "$tmp/trace" && fail "vcycle.hlo: verified after resolve failed"
+		grep -q 'calls itself' "$tmp/base.err" || fail "vcycle.hlo: no cycle reported: $(cat "$tmp/base.err")" ;;
+	esac
+done
+
 # A signature whose result is not its root's shape, in both halves: the
 # pieces check it as a computation closes (nothing left to infer) and the
 # input goes to the serial parse, which reports both.
