@@ -218,8 +218,9 @@ static void verify_run_back(struct verify_run *r)
 }
 
 /* Starts checking m's computations on threads when m is large (resolve
- * still to run when later is set); NULL when m is small or no thread
- * starts, and the caller checks them serially. */
+ * still to run when later is set); NULL when m is small, and the caller
+ * checks them serially.  A lane whose thread did not start is the
+ * caller's, from its back. */
 static struct verify_run *verify_run_start(struct hlo_module *m, uint8_t *later)
 {
 	unsigned n = threads_get();
@@ -245,7 +246,6 @@ static struct verify_run *verify_run_start(struct hlo_module *m, uint8_t *later)
 		l->below = UINT64_MAX;
 		l->held = UINT32_MAX;
 		verify_side_init(&l->side, m);
-		/* a lane without its thread is left to the caller, from its back */
 		l->started = pthread_create(&l->thread, NULL, verify_lane_run, l) == 0;
 	}
 	return r;
