@@ -1,7 +1,8 @@
-/* timing.c - per-stage wall-clock totals behind HLO_TIMING (timing.h).
- * Marks may come from several threads (files checked in parallel, -j):
- * each thread times its own stages and the totals are summed under a lock.
- * It measures; it decides nothing. */
+/* timing.c - per-stage wall-clock totals behind HLO_TIMING (timing.h), and
+ * the process's CPU time over the same spans (all threads: how many cores a
+ * stage kept busy).  Marks may come from several threads (files checked in
+ * parallel, -j): each thread times its own stages, the totals are summed
+ * under a lock, and the CPU column then overlaps.  It decides nothing. */
 #include "timing.h"
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,11 +17,13 @@
 static struct {
 	const char *stage;
 	double ms;
+	double cpu_ms;
 	unsigned n;
 } timing_rows[TIMING_MAX];
 static unsigned timing_nrows;
 static pthread_mutex_t timing_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local double timing_last;   /* this thread's previous mark, ms; 0: none */
+static _Thread_local double timing_last_cpu;   /* the process's CPU time then, ms */
 
 static int timing_on(void)
 {
@@ -41,10 +44,20 @@ static double timing_now(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* User and system time of every thread so far, ms. */
+static double timing_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 void timing_start(void)
 {
-	if (timing_on())
+	if (timing_on()) {
 		timing_last = timing_now();
+		timing_last_cpu = timing_cpu();
+	}
 }
 
 void timing_mark(const char *stage)
@@ -52,7 +65,9 @@ void timing_mark(const char *stage)
 	if (!timing_on())
 		return;
 	double now = timing_now(), was = timing_last;
+	double cpu = timing_cpu(), cpu_was = timing_last_cpu;
 	timing_last = now;
+	timing_last_cpu = cpu;
 	if (was == 0)
 		return;   /* a thread's first mark starts its clock */
 	pthread_mutex_lock(&timing_lock);
@@ -63,6 +78,7 @@ void timing_mark(const char *stage)
 		if (k == timing_nrows)
 			timing_rows[timing_nrows++].stage = stage;
 		timing_rows[k].ms += now - was;
+		timing_rows[k].cpu_ms += cpu - cpu_was;
 		timing_rows[k].n++;
 	}
 	pthread_mutex_unlock(&timing_lock);
@@ -75,8 +91,8 @@ void timing_report(void)
 	double total = 0;
 	pthread_mutex_lock(&timing_lock);
 	for (unsigned k = 0; k < timing_nrows; k++) {
-		fprintf(stderr, "hlolint: timing: %-24s %10.1f ms %6u\n", timing_rows[k].stage, timing_rows[k].ms,
-			timing_rows[k].n);
+		fprintf(stderr, "hlolint: timing: %-24s %10.1f ms %6u %10.1f ms cpu\n", timing_rows[k].stage,
+			timing_rows[k].ms, timing_rows[k].n, timing_rows[k].cpu_ms);
 		total += timing_rows[k].ms;
 	}
 	pthread_mutex_unlock(&timing_lock);

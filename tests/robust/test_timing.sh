@@ -3,7 +3,8 @@
 # stderr and changes nothing else: stdout and the exit status of fmt, mem,
 # check and annotate are those of a run without it, serially and with the
 # input in pieces.  The report names the pipeline's stages, each rule that
-# ran, and the process's CPU time, in lines of at most 100 columns.
+# ran, the CPU time of every thread over each stage, and the process's CPU
+# time, in lines of at most 100 columns.
 . tests/lib.sh
 f=$tmp/m.hlo
 awk 'BEGIN { print "HloModule m, is_scheduled=true"; print "";
@@ -30,6 +31,11 @@ for pieces in 999999999999 1; do
 		cmp -s "$tmp/plain.out" "$tmp/timed.out" || fail "$cmd (pieces from $pieces): stdout differs"
 		grep -v '^hlolint: timing: ' "$tmp/timed.err" | cmp -s - "$tmp/plain.err" ||
 			fail "$cmd (pieces from $pieces): stderr differs beyond the timing lines"
+		# a stage: wall time, how many times it ran, all threads' CPU time
+		for stage in parse resolve verify "output and exit"; do
+			grep -q "^hlolint: timing: $stage  *[0-9][0-9]*\.[0-9] ms  *[1-9][0-9]*  *[0-9][0-9]*\.[0-9] ms cpu\$" \
+				"$tmp/timed.err" || fail "$cmd (pieces from $pieces): no CPU time for '$stage'"
+		done
 		for stage in parse resolve verify "output and exit" "(cpu user)" "(cpu system)"; do
 			grep -q "^hlolint: timing: $stage  *[0-9][0-9]*\.[0-9] ms" "$tmp/timed.err" ||
 				fail "$cmd (pieces from $pieces): no '$stage' line in $(head -c 400 "$tmp/timed.err")"
