@@ -376,7 +376,7 @@ bench-scale: all build/bench/measure $(BENCH_FILE) $(BENCH_SCALE_FILE)
 	HLO_TIMING=1 $(BUILD)/hlolint check $(BENCH_SCALE_FILE) 2>build/bench/check-scale.timing >/dev/null; \
 	echo "where the time goes (one more run of each, HLO_TIMING=1; ms):"; \
 	awk 'FNR == 1 { f++ } /^hlolint: timing: / { s = substr($$0, 18, 24); sub(/ +$$/, "", s); \
-		split(substr($$0, 42), v, " "); c = v[6] == "cpu" && v[1] > 0 ? sprintf("%.2f", v[4] / v[1]) : ""; \
+		split(substr($$0, 42), v, " "); c = v[6] == "cpu" && v[1] >= 10 ? sprintf("%.2f", v[4] / v[1]) : ""; \
 		if (f == 1) { a[s] = v[1]; ac[s] = c; o[++n] = s } else { b[s] = v[1]; bc[s] = c } } \
 		END { printf "  %-24s %10s %10s %7s %7s %7s\n", "stage", "input", "10x", "ratio", "cores", "at 10x"; \
 		      for (k = 1; k <= n; k++) printf "  %-24s %10.1f %10.1f %7.2f %7s %7s\n", o[k], a[o[k]], b[o[k]], \
