@@ -37,26 +37,20 @@ static int timing_on(void)
 	return v;
 }
 
-static double timing_now(void)
+/* Clock c in ms: CLOCK_MONOTONIC for wall time, CLOCK_PROCESS_CPUTIME_ID
+ * for the user and system time of every thread so far. */
+static double timing_clock(clockid_t c)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* User and system time of every thread so far, ms. */
-static double timing_cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	clock_gettime(c, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 void timing_start(void)
 {
 	if (timing_on()) {
-		timing_last = timing_now();
-		timing_last_cpu = timing_cpu();
+		timing_last = timing_clock(CLOCK_MONOTONIC);
+		timing_last_cpu = timing_clock(CLOCK_PROCESS_CPUTIME_ID);
 	}
 }
 
@@ -64,8 +58,8 @@ void timing_mark(const char *stage)
 {
 	if (!timing_on())
 		return;
-	double now = timing_now(), was = timing_last;
-	double cpu = timing_cpu(), cpu_was = timing_last_cpu;
+	double now = timing_clock(CLOCK_MONOTONIC), was = timing_last;
+	double cpu = timing_clock(CLOCK_PROCESS_CPUTIME_ID), cpu_was = timing_last_cpu;
 	timing_last = now;
 	timing_last_cpu = cpu;
 	if (was == 0)
