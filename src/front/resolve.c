@@ -29,6 +29,7 @@ struct resolve_ctx {
 	uint32_t *comp_calls;       /* comp_calls[c->index]: where c's instructions' callees start */
 	uint32_t *callee_ix;        /* callee_ix[e]: m->callees[e]'s index (resolve_callers) */
 	struct nameidx comps;       /* the module's computations by name, while resolving */
+	uint32_t near;              /* the last callee found there (nameidx_get_near) */
 	const struct compnames *cn; /* the names the builder copied (NULL: none) */
 	struct compname_cursor head_at, callee_at;
 };
@@ -51,68 +52,6 @@ static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt
 
 /* ---- computations ---- */
 
-/* c's name into r->comps: the builder's copy (compname.h), or a copy of
- * the text, one slice per header all over the file, so that lookups leave
- * the pages dropped behind.  Returns the computation already bound to it. */
-static struct hlo_comp *resolve_bind_comp(struct resolve_ctx *r, struct hlo_comp *c, uint64_t *mark)
-{
-	const char *text;
-	const struct compname *n = compname_find(r->cn, false, c->name_off, ir_comp_name_len(c), &r->head_at, &text);
-	if (n)
-		return nameidx_put_hashed(&r->comps, text, n->n, n->hash, c, false);
-	source_drop(r->f->src, mark, ir_comp_span(c).start);
-	return nameidx_put(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true);
-}
-
-/* Computation names into r->comps, the entry found, and the inline
- * bodies (r->inline_comps) listed in the same pass over the computations
- * (each a cache miss on a large module). */
-static void resolve_bind_comps(struct resolve_ctx *r)
-{
-	struct hlo_module *m = r->m;
-	struct hlo_comp *entry = NULL, *last = NULL;
-	uint64_t mark = 0;
-	bool fill = !m->contains;   /* the join of a parse in pieces made it */
-	if (fill)
-		m->contains = arena_array(&r->f->arena, m->ncomps ? m->ncomps : 1, 1);
-	for (uint32_t i = 0; i < m->ncomps; i++) {
-		struct hlo_comp *c = m->comps[i];
-		if (fill)
-			m->contains[i] = (uint8_t)c->contains;
-		uint32_t ahead;
-		if (compname_peek(r->cn, false, &r->head_at, RESOLVE_AHEAD, &ahead))
-			nameidx_prefetch_hashed(&r->comps, ahead);
-		if (c->inline_body) {
-			if (r->ninline == r->capinline) {
-				r->capinline = r->capinline ? 2 * r->capinline : 16;
-				r->inline_comps = xreallocarray(r->inline_comps, r->capinline, sizeof *r->inline_comps);
-			}
-			r->inline_comps[r->ninline++] = c;
-			continue;
-		}
-		last = c;
-		if (resolve_bind_comp(r, c, &mark)) {
-			resolve_error(r, ir_comp_name_span(c), "duplicate computation name '%.*s'", IR_CNM(c));
-			continue;
-		}
-		if (c->is_entry) {
-			if (entry)
-				resolve_error(r, ir_comp_name_span(c), "more than one ENTRY computation (the first is '%.*s')",
-					      IR_CNM(entry));
-			else
-				entry = c;
-		}
-	}
-	if (!entry && last) {
-		entry = last;
-		entry->is_entry = true;
-	}
-	m->entry = entry;
-	if (!entry)
-		resolve_error(r, m->span, "module has no computations");
-}
-
-
 struct resolve_vec {
 	void **p;
 	uint32_t n, cap;
@@ -126,6 +65,87 @@ static void resolve_push(struct resolve_vec *v, void *x)
 	}
 	v->p[v->n++] = x;
 }
+
+/* c's name into r->comps, unindexed (nameidx_append): the builder's copy
+ * (compname.h), or a copy of the text, one slice per header all over the
+ * file, so that lookups leave the pages dropped behind. */
+static void resolve_bind_comp(struct resolve_ctx *r, struct hlo_comp *c, uint64_t *mark)
+{
+	const char *text;
+	const struct compname *n = compname_find(r->cn, false, c->name_off, ir_comp_name_len(c), &r->head_at, &text);
+	if (n) {
+		nameidx_append_hashed(&r->comps, text, n->n, n->hash, c, false);
+		return;
+	}
+	source_drop(r->f->src, mark, ir_comp_span(c).start);
+	nameidx_append(&r->comps, ir_comp_name(c), ir_comp_name_len(c), c, true);
+}
+
+/* The errors of the computations' names, in file order: each duplicate,
+ * and each ENTRY after the first (a duplicate is neither); returns the
+ * entry. */
+static struct hlo_comp *resolve_entry_of(struct resolve_ctx *r, const struct resolve_vec *entries)
+{
+	void **dups;
+	uint32_t ndup = nameidx_index(&r->comps, &dups), d = 0;
+	struct hlo_comp *entry = NULL;
+	for (uint32_t k = 0; k <= entries->n; k++) {
+		struct hlo_comp *c = k < entries->n ? entries->p[k] : NULL;
+		for (; d < ndup && (!c || ((struct hlo_comp *)dups[d])->index <= c->index); d++)
+			resolve_error(r, ir_comp_name_span(dups[d]), "duplicate computation name '%.*s'",
+				      IR_CNM((struct hlo_comp *)dups[d]));
+		if (!c || (d && dups[d - 1] == c))
+			continue;
+		if (entry)
+			resolve_error(r, ir_comp_name_span(c), "more than one ENTRY computation (the first is '%.*s')",
+				      IR_CNM(entry));
+		else
+			entry = c;
+	}
+	free(dups);
+	return entry;
+}
+
+/* Computation names into r->comps, the entry found, and the inline
+ * bodies (r->inline_comps) listed in the same pass over the computations
+ * (each a cache miss on a large module). */
+static void resolve_bind_comps(struct resolve_ctx *r)
+{
+	struct hlo_module *m = r->m;
+	struct hlo_comp *last = NULL;
+	struct resolve_vec entries = { 0 };
+	uint64_t mark = 0;
+	bool fill = !m->contains;   /* the join of a parse in pieces made it */
+	if (fill)
+		m->contains = arena_array(&r->f->arena, m->ncomps ? m->ncomps : 1, 1);
+	for (uint32_t i = 0; i < m->ncomps; i++) {
+		struct hlo_comp *c = m->comps[i];
+		if (fill)
+			m->contains[i] = (uint8_t)c->contains;
+		if (c->inline_body) {
+			if (r->ninline == r->capinline) {
+				r->capinline = r->capinline ? 2 * r->capinline : 16;
+				r->inline_comps = xreallocarray(r->inline_comps, r->capinline, sizeof *r->inline_comps);
+			}
+			r->inline_comps[r->ninline++] = c;
+			continue;
+		}
+		last = c;
+		resolve_bind_comp(r, c, &mark);
+		if (c->is_entry)
+			resolve_push(&entries, c);
+	}
+	struct hlo_comp *entry = resolve_entry_of(r, &entries);
+	free(entries.p);
+	if (!entry && last) {
+		entry = last;
+		entry->is_entry = true;
+	}
+	m->entry = entry;
+	if (!entry)
+		resolve_error(r, m->span, "module has no computations");
+}
+
 
 /* Adds the computations named by one value (a name, an inline body, or a
  * brace list / comma sequence of them) to out. */
@@ -186,7 +206,7 @@ static struct hlo_comp *resolve_callee_named(struct resolve_ctx *r, const struct
 	const char *text;
 	const struct compname *n = compname_find(r->cn, true, a->value_off, a->value_len, &r->callee_at, &text);
 	if (n)
-		return nameidx_get_hashed(&r->comps, text, n->n, n->hash);
+		return nameidx_get_near(&r->comps, text, n->n, n->hash, &r->near);
 	const char *name;
 	size_t len;
 	return compname_of_value(r->f->src->buf + a->value_off, a->value_len, &name, &len)

@@ -31,6 +31,21 @@ void *nameidx_get(const struct nameidx *x, const char *name, size_t len);
 /* The same with the name's hash (intern_hash_bytes) known. */
 void *nameidx_put_hashed(struct nameidx *x, const char *name, size_t len, uint32_t hash, void *p, bool copy);
 void *nameidx_get_hashed(const struct nameidx *x, const char *name, size_t len, uint32_t hash);
+/* Many names at once (a module's computations): nameidx_append adds
+ * name[0..len) to the entries only (copied or borrowed as by nameidx_put);
+ * nameidx_index then fills the slots, in the order of their homes, front to
+ * back, where puts one by one would write a large index (out of the caches)
+ * at random.  A name appended again is not bound: its object is in *dups
+ * (malloc'd, in the order appended; NULL when none) and lookups find the
+ * first's.  Returns how many; puts may follow. */
+void nameidx_append(struct nameidx *x, const char *name, size_t len, void *p, bool copy);
+void nameidx_append_hashed(struct nameidx *x, const char *name, size_t len, uint32_t hash, void *p, bool copy);
+uint32_t nameidx_index(struct nameidx *x, void ***dups);
+/* nameidx_get_hashed for lookups that mostly follow the order names were
+ * put (a module's calls name the computations just printed, in order):
+ * the entry after the one last found (*near, 0 at first), then that one
+ * again, are tried before the slots; *near becomes the entry found. */
+void *nameidx_get_near(const struct nameidx *x, const char *name, size_t len, uint32_t hash, uint32_t *near);
 /* Starts loading the slot where a put or get of name[0..len) will look
  * first: the slots of a large index are out of the caches, and a caller
  * walking many names can ask for the next ones' while it binds these. */

@@ -2,6 +2,7 @@
  * private entries; the transient name index (nameidx.h); the builder's
  * copies of computation names (compname.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "compname.h"
 #include "intern.h"
@@ -152,6 +153,58 @@ static void nameidx_binds(void)
 	nameidx_free(&x);
 }
 
+/* nameidx in bulk: names appended then indexed at once are all found;
+ * a name appended again is reported (in append order, the later ones)
+ * and stays bound to the first; names put after the index bind as usual.
+ * Lookups near the last one find the same objects as the slots, whether
+ * the guess is right (the next name, the same again) or not. */
+static void nameidx_bulk(void)
+{
+	struct nameidx x;
+	enum { N = 30000 };
+	static int objs[N];
+	char buf[32];
+	nameidx_init(&x, 8);   /* undersized: the index sizes itself */
+	for (int k = 0; k < N; k++) {
+		int n = snprintf(buf, sizeof buf, "fused_computation.%d", k < N - 3 ? k : (k - (N - 3)) * 5);
+		nameidx_append(&x, buf, (size_t)n, &objs[k], true);
+	}
+	void **dups;
+	CHECK_INT(nameidx_index(&x, &dups), 3);   /* .0, .5 and .10 again, at the end */
+	CHECK(dups && dups[0] == &objs[N - 3] && dups[1] == &objs[N - 2] && dups[2] == &objs[N - 1]);
+	free(dups);
+	int bad = 0;
+	for (int k = 0; k < N - 3; k++) {
+		int n = snprintf(buf, sizeof buf, "fused_computation.%d", k);
+		bad += nameidx_get(&x, buf, (size_t)n) != &objs[k];
+	}
+	CHECK_INT(bad, 0);
+	uint32_t near = 0;
+	bad = 0;
+	for (int k = 0; k < N - 3; k += 1 + (k % 5 == 0)) {   /* in order, with gaps and repeats */
+		int n = snprintf(buf, sizeof buf, "fused_computation.%d", k);
+		for (int again = 0; again < 2; again++) {
+			bad += nameidx_get_near(&x, buf, (size_t)n, intern_hash_bytes(buf, (size_t)n), &near) != &objs[k];
+			bad += near != (uint32_t)k;
+		}
+	}
+	CHECK_INT(bad, 0);
+	near = N - 4;   /* the next entry is a duplicate: it stands for the first */
+	CHECK(nameidx_get_near(&x, "fused_computation.0", 19, intern_hash_bytes("fused_computation.0", 19),
+			       &near) == &objs[0]);
+	CHECK(nameidx_get_near(&x, "fused_computation.30000", 23,
+			       intern_hash_bytes("fused_computation.30000", 23), &near) == NULL);
+	CHECK(nameidx_put(&x, "after", 5, &objs[1], true) == NULL && nameidx_get(&x, "after", 5) == &objs[1]);
+	CHECK(nameidx_put(&x, "fused_computation.7", 19, &objs[2], true) == &objs[7]);
+	nameidx_free(&x);
+	nameidx_init(&x, 0);   /* nothing appended */
+	CHECK_INT(nameidx_index(&x, &dups), 0);
+	CHECK(dups == NULL && nameidx_get(&x, "a", 1) == NULL);
+	near = 0;
+	CHECK(nameidx_get_near(&x, "a", 1, intern_hash_bytes("a", 1), &near) == NULL);
+	nameidx_free(&x);
+}
+
 /* compname: which values are one name; finds in order (the cursor, across
  * the chained pieces), out of order (the search), with another length;
  * peeks ahead; a piece with headers only. */
@@ -201,6 +254,7 @@ static void compname_lists(void)
 
 const struct unit_case unit_intern_cases[] = {
 	{ "nameidx_binds", nameidx_binds },
+	{ "nameidx_bulk", nameidx_bulk },
 	{ "compname_lists", compname_lists },
 	{ "intern_identity", intern_identity },
 	{ "intern_vocab", intern_vocab },
