@@ -54,14 +54,7 @@ static void nameidx_size(struct nameidx *x, uint32_t expect)
 	x->cap = (uint32_t)cap;
 }
 
-static void nameidx_grow(struct nameidx *x, uint32_t expect)
-{
-	nameidx_size(x, expect);
-	for (uint32_t k = 0; k < x->used; k++) {
-		const struct nameidx_entry *e = &x->entries[k];
-		*nameidx_slot(x, e->name, e->len, e->hash) = (struct nameidx_slot){ e->hash, k + 1 };
-	}
-}
+static void nameidx_grow(struct nameidx *x, uint32_t expect);
 
 void nameidx_init(struct nameidx *x, uint32_t expect)
 {
@@ -160,18 +153,35 @@ static struct nameidx_slot *nameidx_slot_of(const struct nameidx *x, struct name
 	}
 }
 
-uint32_t nameidx_index(struct nameidx *x, void ***dups)
+/* Every entry into new, empty slots for about expect names, front to
+ * back.  Returns the order they were placed in, with at its front the
+ * *ndup entries whose names were placed before them. */
+static struct nameidx_slot *nameidx_place(struct nameidx *x, uint32_t expect, uint32_t *ndup)
 {
-	nameidx_size(x, x->used);
+	nameidx_size(x, expect);
 	struct nameidx_slot *order = nameidx_home_order(x);
-	uint32_t ndup = 0;
+	*ndup = 0;
 	for (uint32_t j = 0; j < x->used; j++) {
 		struct nameidx_slot *s = nameidx_slot_of(x, order[j]);
 		if (s->at)
-			order[ndup++] = order[j];   /* ndup <= j: a slot placed already */
+			order[(*ndup)++] = order[j];   /* *ndup <= j: a slot placed already */
 		else
 			*s = order[j];
 	}
+	return order;
+}
+
+/* Puts never bind a name twice: no duplicates to report. */
+static void nameidx_grow(struct nameidx *x, uint32_t expect)
+{
+	uint32_t ndup;
+	free(nameidx_place(x, expect, &ndup));
+}
+
+uint32_t nameidx_index(struct nameidx *x, void ***dups)
+{
+	uint32_t ndup;
+	struct nameidx_slot *order = nameidx_place(x, x->used, &ndup);
 	*dups = NULL;
 	if (ndup) {
 		qsort(order, ndup, sizeof *order, nameidx_cmp_at);
