@@ -169,11 +169,9 @@ static void cmd_mem_describe(const struct mem_model *mm, const struct mem_buffer
 /* "{1,0}": the ShapeIndex of leaf j in s. */
 static void cmd_mem_leaf_index(const struct hlo_shape *s, uint32_t j, char *buf, size_t cap)
 {
-	size_t len = 0;
-	buf[0] = 0;
-	len += (size_t)snprintf(buf, cap, "{");
-	bool first = true;
-	while (s && s->type == PT_TUPLE && len < cap) {
+	size_t len = 1;
+	buf[0] = '{';
+	while (s && s->type == PT_TUPLE) {
 		uint32_t k = 0;
 		for (; k < s->rank; k++) {
 			uint32_t n = ir_leaf_count(s->elems[k]);
@@ -183,12 +181,18 @@ static void cmd_mem_leaf_index(const struct hlo_shape *s, uint32_t j, char *buf,
 		}
 		if (k == s->rank)
 			break;
-		len += (size_t)snprintf(buf + len, cap - len, "%s%u", first ? "" : ",", k);
-		first = false;
+		char part[16];
+		size_t n = (size_t)snprintf(part, sizeof part, "%s%u", len > 1 ? "," : "", k);
+		if (len + n + sizeof ",...}" > cap) {
+			/* Too deep for the line: elide the rest rather than cut a number. */
+			len += (size_t)snprintf(buf + len, cap - len, "%s...", len > 1 ? "," : "");
+			break;
+		}
+		memcpy(buf + len, part, n);
+		len += n;
 		s = s->elems[k];
 	}
-	if (len < cap)
-		snprintf(buf + len, cap - len, "}");
+	snprintf(buf + len, cap - len, "}");
 }
 
 /* "name = opcode(a, b)" as XLA's OOM report labels an instruction. */

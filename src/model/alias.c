@@ -46,26 +46,32 @@ uint32_t alias_leaves(struct alias_state *as, const struct hlo_shape *s)
 	return alias_offsets(as, s)[s->rank];
 }
 
+/* Doubles the offsets cache while it is at least half full. */
+static void alias_tup_reserve(struct alias_state *as)
+{
+	if (as->ntup * 2 < as->captup)
+		return;
+	uint32_t cap = as->captup ? as->captup * 2 : 256;
+	struct alias_tup *t = xcalloc(cap, sizeof *t);
+	for (uint32_t k = 0; k < as->captup; k++) {
+		if (!as->tup[k].shape)
+			continue;
+		uint32_t h = alias_hash_ptr(as->tup[k].shape) & (cap - 1);
+		while (t[h].shape)
+			h = (h + 1) & (cap - 1);
+		t[h] = as->tup[k];
+	}
+	free(as->tup);
+	as->tup = t;
+	as->captup = cap;
+}
+
 /* Offsets of a tuple's elements, cached by shape (shapes are hash-consed
  * per file, so a while carry's shape is computed once however many
  * get-tuple-elements read it). */
 const uint32_t *alias_offsets(struct alias_state *as, const struct hlo_shape *s)
 {
-	if (as->ntup * 2 >= as->captup) {
-		uint32_t cap = as->captup ? as->captup * 2 : 256;
-		struct alias_tup *t = xcalloc(cap, sizeof *t);
-		for (uint32_t k = 0; k < as->captup; k++) {
-			if (!as->tup[k].shape)
-				continue;
-			uint32_t h = alias_hash_ptr(as->tup[k].shape) & (cap - 1);
-			while (t[h].shape)
-				h = (h + 1) & (cap - 1);
-			t[h] = as->tup[k];
-		}
-		free(as->tup);
-		as->tup = t;
-		as->captup = cap;
-	}
+	alias_tup_reserve(as);
 	uint32_t h = alias_hash_ptr(s) & (as->captup - 1);
 	while (as->tup[h].shape) {
 		if (as->tup[h].shape == s)
@@ -79,7 +85,11 @@ const uint32_t *alias_offsets(struct alias_state *as, const struct hlo_shape *s)
 		n += alias_leaves(as, s->elems[k]);
 	}
 	off[s->rank] = n;
-	/* The recursion above may have grown the table: find the slot again. */
+	/* The recursion above filled the table with the elements' offsets: each
+	 * level of a nested tuple adds one after its elements, so reserve again
+	 * (without it 128 nested levels fill all 256 slots and the probe below
+	 * never ends) and find the slot again. */
+	alias_tup_reserve(as);
 	h = alias_hash_ptr(s) & (as->captup - 1);
 	while (as->tup[h].shape)
 		h = (h + 1) & (as->captup - 1);
