@@ -66,16 +66,16 @@ static void alias_tup_reserve(struct alias_state *as)
 	as->captup = cap;
 }
 
-/* Offsets of a tuple's elements, cached by shape (shapes are hash-consed
- * per file, so a while carry's shape is computed once however many
- * get-tuple-elements read it). */
-const uint32_t *alias_offsets(struct alias_state *as, const struct hlo_shape *s)
+/* The cache's entry for tuple s, made with its offsets when absent (shapes
+ * are hash-consed per file, so a while carry's shape is computed once
+ * however many get-tuple-elements read it).  Valid until the next call. */
+static struct alias_tup *alias_entry(struct alias_state *as, const struct hlo_shape *s)
 {
 	alias_tup_reserve(as);
 	uint32_t h = alias_hash_ptr(s) & (as->captup - 1);
 	while (as->tup[h].shape) {
 		if (as->tup[h].shape == s)
-			return as->tup[h].off;
+			return &as->tup[h];
 		h = (h + 1) & (as->captup - 1);
 	}
 	uint32_t *off = arena_array(as->keep, (size_t)s->rank + 1, sizeof *off);
@@ -93,10 +93,14 @@ const uint32_t *alias_offsets(struct alias_state *as, const struct hlo_shape *s)
 	h = alias_hash_ptr(s) & (as->captup - 1);
 	while (as->tup[h].shape)
 		h = (h + 1) & (as->captup - 1);
-	as->tup[h].shape = s;
-	as->tup[h].off = off;
+	as->tup[h] = (struct alias_tup){ .shape = s, .off = off };
 	as->ntup++;
-	return off;
+	return &as->tup[h];
+}
+
+const uint32_t *alias_offsets(struct alias_state *as, const struct hlo_shape *s)
+{
+	return alias_entry(as, s)->off;
 }
 
 /* The element of tuple s holding leaf j (binary search over the cached
@@ -123,16 +127,33 @@ bool alias_elem_of(struct alias_state *as, const struct hlo_shape *s, uint32_t j
 	return true;
 }
 
-/* Leaf j of s (s itself for a non-tuple). */
+static void alias_list_leaves(const struct hlo_shape *s, const struct hlo_shape **out, uint32_t *n)
+{
+	if (!alias_is_tuple(s)) {
+		out[(*n)++] = s;
+		return;
+	}
+	for (uint32_t k = 0; k < s->rank; k++)
+		alias_list_leaves(s->elems[k], out, n);
+}
+
+/* Leaf j of s (s itself for a non-tuple).  The model asks for every leaf
+ * of a result in turn: the leaves are listed once per shape, where a walk
+ * down from the top for each would cost leaves x depth (a tuple nested
+ * 8,000 deep took seconds). */
 const struct hlo_shape *alias_leaf_shape(struct alias_state *as, const struct hlo_shape *s, uint32_t j)
 {
-	while (alias_is_tuple(s)) {
-		uint32_t e;
-		if (!alias_elem_of(as, s, j, &e, &j))
-			return NULL;
-		s = s->elems[e];
+	if (!alias_is_tuple(s))
+		return s;
+	struct alias_tup *t = alias_entry(as, s);
+	if (j >= t->off[s->rank])
+		return NULL;
+	if (!t->leaf) {
+		uint32_t n = 0;
+		t->leaf = arena_array(as->keep, t->off[s->rank], sizeof *t->leaf);
+		alias_list_leaves(s, t->leaf, &n);
 	}
-	return s;
+	return t->leaf[j];
 }
 
 /* First leaf and leaf count of the subshape at path (a ShapeIndex). */

@@ -10,10 +10,12 @@
 #include "attr.h"
 #include "ir.h"
 
-/* Leaf offsets of a tuple shape: off[k] = first leaf of element k, off[rank] = count. */
+/* Leaf offsets of a tuple shape: off[k] = first leaf of element k, off[rank] = count;
+ * leaf[j] = the shape of leaf j, listed when first asked for (alias_leaf_shape). */
 struct alias_tup {
 	const struct hlo_shape *shape;
 	uint32_t *off;
+	const struct hlo_shape **leaf;
 };
 
 /* The cache of tuple offsets; offsets live in keep, the table is malloc'd. */
