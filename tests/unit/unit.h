@@ -34,4 +34,5 @@ extern const struct unit_case unit_source_cases[];
 extern const struct unit_case unit_diag_cases[];
 extern const struct unit_case unit_size_cases[];
 extern const struct unit_case unit_literal_cases[];
+extern const struct unit_case unit_alias_cases[];
 #endif
