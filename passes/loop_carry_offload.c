@@ -42,6 +42,8 @@ struct lco_state {
 	const struct hlo_comp *ds_body;  /* ... and of the reading body's slot readers */
 	const struct hlo_instr **ds_of;
 	uint32_t capds, nds;
+	struct arena arena;              /* the leaf numbering's tables */
+	struct alias_state al;
 	int found;
 };
 
@@ -419,15 +421,6 @@ static bool lco_to_output(const struct lco_state *st, const struct hlo_instr *w,
 
 /* ---- Findings ---- */
 
-static uint32_t lco_leaf_of(const struct hlo_shape *s, int64_t k)
-{
-	uint32_t leaf = 0;
-	for (int64_t e = 0; e < k && (uint64_t)e < s->rank; e++)
-		leaf += ir_leaf_count(s->elems[e]);
-	return leaf;
-}
-
-
 static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t k, int64_t trips,
 		       const struct lco_write *wr, uint64_t bytes, bool intent, const struct mem_buffer *b,
 		       const struct peak_set *pk, const struct hlo_instr *ds, const struct hlo_instr *w2)
@@ -550,7 +543,9 @@ static void lco_while(struct lco_state *st, const struct hlo_instr *w, bool inte
 		/* Written from an offload annotation: the compiler will offload it. */
 		if (lco_annotated(st, wr.update))
 			continue;
-		const struct mem_buffer *b = mem_buffer_at(mm, w, lco_leaf_of(w->shape, k));
+		uint32_t leaf, nleaves;
+		const struct mem_buffer *b = alias_elem_range(&st->al, w->shape, (uint32_t)k, &leaf, &nleaves)
+						     ? mem_buffer_at(mm, w, leaf) : NULL;
 		if (b && mem_space_class(b->memory_space) != MEM_SPACE_DEVICE)
 			continue;
 		uint64_t bytes, bmax, unp;
@@ -612,6 +607,8 @@ static int lco_run(struct hlo_module *m, struct pass_context *ctx)
 		return 0;
 	const struct mem_model *mm = ctx->mem;
 	struct lco_state st = { .m = m, .ctx = ctx, .mm = mm };
+	arena_init(&st.arena);
+	alias_init(&st.al, m->file, &st.arena);
 	static const struct ir_visitor v = { .want = lco_want, .instr = lco_scan };
 	ir_walk(m, &v, &st);
 	st.intent_s5_buffer = mm->has_s5_buffer;
@@ -628,6 +625,8 @@ static int lco_run(struct hlo_module *m, struct pass_context *ctx)
 			lco_survivor(&st, st.annots[k]);
 	free(st.whiles);
 	free(st.annots);
+	alias_free(&st.al);
+	arena_free(&st.arena);
 	free(st.sole);
 	free(st.gte_of);
 	free(st.ds_of);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alias.h"
 #include "attr.h"
 #include "config.h"
 #include "finding.h"
@@ -39,6 +40,7 @@ struct ro_state {
 	struct pass_context *ctx;
 	const struct mem_model *mm;
 	struct arena *scratch;
+	struct alias_state al;          /* leaf shapes of tuples */
 	struct ro_cand *cands;
 	uint32_t ncands, cap;
 	int64_t ndev;                   /* devices of the program */
@@ -49,27 +51,6 @@ struct ro_state {
 };
 
 /* ---- Shapes and sizes ---- */
-
-static const struct hlo_shape *ro_leaf_shape(const struct hlo_shape *s, uint32_t *j)
-{
-	if (!s || s->type != PT_TUPLE) {
-		if (*j == 0)
-			return s;
-		(*j)--;
-		return NULL;
-	}
-	for (uint32_t k = 0; k < s->rank; k++) {
-		const struct hlo_shape *r = ro_leaf_shape(s->elems[k], j);
-		if (r)
-			return r;
-	}
-	return NULL;
-}
-
-static const struct hlo_shape *ro_leaf(const struct hlo_shape *s, uint32_t leaf)
-{
-	return ro_leaf_shape(s, &leaf);
-}
 
 static uint64_t ro_bytes(const struct ro_state *st, const struct hlo_shape *s, const int64_t *split)
 {
@@ -153,7 +134,7 @@ static void ro_sharded(struct ro_state *st, const struct hlo_instr *i, const str
 			e = j < sh->nelems ? &sh->elems[j] : NULL;
 		else if (tuple)
 			e = sh;   /* one sharding for every leaf */
-		const struct hlo_shape *s = ro_leaf(i->shape, j);
+		const struct hlo_shape *s = alias_leaf_shape(&st->al, i->shape, j);
 		if (!e || !s || !ir_shape_is_array(s) || !s->rank)
 			continue;
 		int kind = ro_leaf_kind(e, s->rank);
@@ -356,7 +337,7 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 	if (!by_bytes && !by_frac)
 		return;
 	enum finding_severity sev = hbm && (double)c->bytes >= err_frac * (double)hbm ? FINDING_ERROR : FINDING_WARNING;
-	const struct hlo_shape *s = ro_leaf(c->holder->shape, c->leaf);
+	const struct hlo_shape *s = alias_leaf_shape(&st->al, c->holder->shape, c->leaf);
 	char hb[16], sb[16], pb[16];
 	size_human(c->bytes, hb);
 	char what[64];
@@ -461,6 +442,7 @@ static int ro_run(struct hlo_module *m, struct pass_context *ctx)
 		lo = (uint64_t)(frac * (double)mm->hbm_bytes);
 	st.min_bytes = lo;
 	st.params_propagate = ro_params_propagate(m, st.scratch);
+	alias_init(&st.al, m->file, st.scratch);
 	static const struct ir_visitor v = { .want = ro_want, .instr = ro_instr };
 	ir_walk(m, &v, &st);
 	if (st.ndev > 1 && st.ncands) {
@@ -489,6 +471,7 @@ static int ro_run(struct hlo_module *m, struct pass_context *ctx)
 		peak_free(&pk);
 	}
 	free(st.cands);
+	alias_free(&st.al);
 	return st.found;
 }
 

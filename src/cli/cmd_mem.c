@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alias.h"
 #include "attr.h"
 #include "cmd.h"
 #include "jobs.h"
@@ -166,35 +167,6 @@ static void cmd_mem_describe(const struct mem_model *mm, const struct mem_buffer
 	}
 }
 
-/* "{1,0}": the ShapeIndex of leaf j in s. */
-static void cmd_mem_leaf_index(const struct hlo_shape *s, uint32_t j, char *buf, size_t cap)
-{
-	size_t len = 1;
-	buf[0] = '{';
-	while (s && s->type == PT_TUPLE) {
-		uint32_t k = 0;
-		for (; k < s->rank; k++) {
-			uint32_t n = ir_leaf_count(s->elems[k]);
-			if (j < n)
-				break;
-			j -= n;
-		}
-		if (k == s->rank)
-			break;
-		char part[16];
-		size_t n = (size_t)snprintf(part, sizeof part, "%s%u", len > 1 ? "," : "", k);
-		if (len + n + sizeof ",...}" > cap) {
-			/* Too deep for the line: elide the rest rather than cut a number. */
-			len += (size_t)snprintf(buf + len, cap - len, "%s...", len > 1 ? "," : "");
-			break;
-		}
-		memcpy(buf + len, part, n);
-		len += n;
-		s = s->elems[k];
-	}
-	snprintf(buf + len, cap - len, "}");
-}
-
 /* "name = opcode(a, b)" as XLA's OOM report labels an instruction. */
 static void cmd_mem_label(FILE *out, const struct hlo_module *m, const struct hlo_instr *i)
 {
@@ -339,7 +311,10 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 		fprintf(out, "     Size with the large second-minor tiling: %s\n", cmd_mem_h(b->bytes_max, h1));
 	if (b->def->shape && b->def->shape->type == PT_TUPLE) {
 		char ix[64];
-		cmd_mem_leaf_index(b->def->shape, b->leaf, ix, sizeof ix);
+		struct alias_state as;
+		alias_init(&as, m->file, a);
+		alias_leaf_path(&as, b->def->shape, b->leaf, ix, sizeof ix);
+		alias_free(&as);
 		fprintf(out, "     Shape: %s (result %s)\n", al.shape, ix);
 	} else {
 		fprintf(out, "     Shape: %s\n", al.shape);

@@ -4,6 +4,7 @@
  * liveness (mem.c); --apply's policy of what it follows is apply.c's. */
 #include "alias.h"
 #include "metadata.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,34 @@ const struct hlo_shape *alias_leaf_shape(struct alias_state *as, const struct hl
 		alias_list_leaves(s, t->leaf, &n);
 	}
 	return t->leaf[j];
+}
+
+/* Leaf j of s, and its ShapeIndex "{1,0}" written into buf (cap bytes)
+ * when buf is not NULL: the one spelling of a leaf's index in messages and
+ * notes.  An index too long for buf ends in ",...}" rather than a cut
+ * number.  NULL past the last leaf (buf then holds "{}"). */
+const struct hlo_shape *alias_leaf_path(struct alias_state *as, const struct hlo_shape *s, uint32_t j, char *buf,
+					size_t cap)
+{
+	const struct hlo_shape *leaf = alias_leaf_shape(as, s, j);
+	if (!buf || cap < sizeof "{...}")
+		return leaf;
+	size_t len = 1;
+	buf[0] = '{';
+	uint32_t e;
+	while (leaf && alias_is_tuple(s) && alias_elem_of(as, s, j, &e, &j)) {
+		char part[16];
+		size_t n = (size_t)snprintf(part, sizeof part, "%s%u", len > 1 ? "," : "", e);
+		if (len + n + sizeof ",...}" > cap) {
+			len += (size_t)snprintf(buf + len, cap - len, "%s...", len > 1 ? "," : "");
+			break;
+		}
+		memcpy(buf + len, part, n);
+		len += n;
+		s = s->elems[e];
+	}
+	snprintf(buf + len, cap - len, "}");
+	return leaf;
 }
 
 /* First leaf and leaf count of the subshape at path (a ShapeIndex). */

@@ -40,6 +40,9 @@ bool alias_elem_range(struct alias_state *as, const struct hlo_shape *s, uint32_
 		      uint32_t *count);
 /* Leaf j of s (s itself for a non-tuple), or NULL. */
 const struct hlo_shape *alias_leaf_shape(struct alias_state *as, const struct hlo_shape *s, uint32_t j);
+/* Leaf j of s, its ShapeIndex ("{1,0}") into buf when not NULL. */
+const struct hlo_shape *alias_leaf_path(struct alias_state *as, const struct hlo_shape *s, uint32_t j, char *buf,
+					size_t cap);
 /* First leaf and leaf count of the subshape at path (a ShapeIndex). */
 bool alias_path_leaves(struct alias_state *as, const struct hlo_shape *s, const struct attr_ints *path,
 		       uint32_t *first, uint32_t *count);

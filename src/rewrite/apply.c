@@ -135,29 +135,6 @@ static uint32_t apply_leaf_offset(struct alias_state *al, const struct hlo_shape
 	return k >= 0 && alias_elem_range(al, s, (uint32_t)k, &first, &count) ? first : 0;
 }
 
-/* The leaf-th leaf of s; its tuple index path written as "{1,0}" into path
- * (when not NULL). */
-static const struct hlo_shape *apply_leaf_shape(struct alias_state *al, const struct hlo_shape *s, uint32_t leaf,
-						char *path, size_t cap)
-{
-	size_t n = 0;
-	if (path && cap)
-		n += (size_t)snprintf(path, cap, "{");
-	bool first = true;
-	while (s && s->type == PT_TUPLE) {
-		uint32_t k;
-		if (!alias_elem_of(al, s, leaf, &k, &leaf))
-			return NULL;
-		if (path && n < cap)
-			n += (size_t)snprintf(path + n, cap - n, "%s%u", first ? "" : ",", k);
-		first = false;
-		s = s->elems[k];
-	}
-	if (path && n < cap)
-		snprintf(path + n, cap - n, "}");
-	return s;
-}
-
 /* ---- Memory space: the positions sharing one buffer ---- */
 
 struct apply_pos {
@@ -432,7 +409,7 @@ static bool apply_space_leaf(const struct apply_space_req *rq, const struct appl
 			     bool note, bool need_layout)
 {
 	char path[128];
-	const struct hlo_shape *ls_shape = apply_leaf_shape(rq->al, s, leaf, path, sizeof path);
+	const struct hlo_shape *ls_shape = alias_leaf_path(rq->al, s, leaf, path, sizeof path);
 	if (!ls_shape || leaf >= w->n || !w->st.leaves[w->first + leaf].array) {
 		snprintf(rq->why, rq->whylen, "cannot find the layout of %s in the text", what);
 		return false;
@@ -638,7 +615,7 @@ static bool apply_sharding_at(struct hlo_module *m, struct alias_state *al, stru
 			struct span v = sh.elems[leaf].span;
 			if (!apply_span_is(m->file, v, s)) {
 				char path[128];
-				apply_leaf_shape(al, i->shape, leaf, path, sizeof path);
+				alias_leaf_path(al, i->shape, leaf, path, sizeof path);
 				apply_span_text(m->file, v, old, sizeof old, 200);
 				snprintf(note, sizeof note, "%swas %s at index %s", note_prefix, old, path);
 				apply_edits_add(ed, v.start, v.end, s, NONE, i, note);
@@ -944,7 +921,7 @@ bool apply_finding(struct apply_state *st, struct hlo_module *m, const struct me
 			else
 				leaf = -1;
 		}
-		const struct hlo_shape *ls = leaf >= 0 ? apply_leaf_shape(&st->al, at->shape, (uint32_t)leaf, NULL, 0) : NULL;
+		const struct hlo_shape *ls = leaf >= 0 ? alias_leaf_shape(&st->al, at->shape, (uint32_t)leaf) : NULL;
 		if (!ls || !ir_shape_is_array(ls)) {
 			snprintf(why, whylen, "cannot tell which array of %%%.*s to move", IR_NM(at));
 			ok = false;
