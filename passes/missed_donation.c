@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alias.h"
 #include "attr.h"
 #include "config.h"
 #include "finding.h"
@@ -52,38 +53,21 @@ struct md_leaf {
 	const char *path;               /* scratch */
 };
 
-/* Every leaf of s in order into out[0..cap), in one pass (*j counts them;
- * path holds the n characters of the current prefix). */
-static void md_walk(struct md_state *st, const struct hlo_shape *s, struct md_leaf *out, uint32_t cap, uint32_t *j,
-		    char *path, size_t n)
-{
-	if (!s || s->type != PT_TUPLE) {
-		if (*j < cap) {
-			out[*j].s = s;
-			path[n] = '}';
-			out[*j].path = arena_strndup(st->scratch, path, n + 1);
-		}
-		(*j)++;
-		return;
-	}
-	for (uint32_t k = 0; k < s->rank; k++) {
-		size_t m = n;
-		/* Deep nesting is cut off rather than overflowing the path. */
-		if (n + 12 < MD_PATH)
-			m += (size_t)snprintf(path + n, MD_PATH - n, "%s%u", path[n - 1] == '{' ? "" : ",", k);
-		md_walk(st, s->elems[k], out, cap, j, path, m);
-	}
-}
-
 /* The leaves of the layout the runtime uses (entry_computation_layout's
- * shape when it has as many leaves), else of the instruction's shape. */
+ * shape when it has as many leaves), else of the instruction's shape,
+ * with their indexes (alias.c: a deep index ends in ",...}"). */
 static void md_leaves(struct md_state *st, const struct hlo_shape *ecl, const struct hlo_shape *own, struct md_leaf *out,
 		      uint32_t n)
 {
-	char path[MD_PATH + 1] = "{";
-	uint32_t j = 0;
 	const struct hlo_shape *s = ecl && ir_leaf_count(ecl) == n ? ecl : own;
-	md_walk(st, s, out, n, &j, path, 1);
+	struct alias_state as;
+	alias_init(&as, st->m->file, st->scratch);
+	for (uint32_t j = 0; j < n; j++) {
+		char path[MD_PATH];
+		out[j].s = alias_leaf_path(&as, s, j, path, sizeof path);
+		out[j].path = arena_strndup(st->scratch, path, strlen(path));
+	}
+	alias_free(&as);
 }
 
 static const char *md_key(struct md_state *st, const struct hlo_shape *s)
