@@ -4,36 +4,18 @@
  * Prints one summary line; a failing input aborts or trips a sanitizer, and
  * one running past REPLAY_SECONDS (libFuzzer's -timeout) aborts naming it. */
 #include <dirent.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "arena.h"
 #include "fuzz.h"
+#include "../watchdog.h"
 
 /* Generous beside the fuzzers' 10 s: sanitizer builds are slower. */
 #define REPLAY_SECONDS 60
 
 static unsigned replayed;
-static const char *replay_current;
-
-static void replay_say(const char *s)
-{
-	ssize_t r = write(STDERR_FILENO, s, strlen(s));   /* async-signal-safe */
-	(void)r;
-}
-
-/* A hang is a failure to report, not a `make check` that never ends. */
-static void replay_timeout(int sig)
-{
-	(void)sig;
-	replay_say("replay: timeout (an input ran longer than the limit): ");
-	replay_say(replay_current);
-	replay_say("\n");
-	abort();
-}
 
 static int replay_file(const char *path)
 {
@@ -50,10 +32,9 @@ static int replay_file(const char *path)
 			buf = xreallocarray(buf, cap *= 2, 1);
 	}
 	fclose(f);
-	replay_current = path;
-	alarm(REPLAY_SECONDS);
+	watchdog_arm("replay", path, REPLAY_SECONDS);
 	LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
-	alarm(0);
+	watchdog_disarm();
 	free(buf);
 	replayed++;
 	return 0;
@@ -103,7 +84,6 @@ static int replay_path(const char *path)
 int main(int argc, char **argv)
 {
 	int rc = 0;
-	signal(SIGALRM, replay_timeout);
 	for (int i = 1; i < argc; i++)
 		rc |= replay_path(argv[i]);
 	const char *self = strrchr(argv[0], '/');

@@ -2,32 +2,13 @@
  * contains one of the arguments.  Prints failures and one summary line
  * "unit: N passed, M failed"; exits 1 when anything failed.  A case that
  * runs past UNIT_SECONDS aborts the run with its name (a hang must fail). */
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "unit.h"
+#include "../watchdog.h"
 
 #define UNIT_SECONDS 120   /* the whole of a case, sanitizers included */
-
-static const char *unit_current;
-
-static void unit_say(const char *s)
-{
-	ssize_t r = write(STDERR_FILENO, s, strlen(s));   /* async-signal-safe */
-	(void)r;
-}
-
-static void unit_timeout(int sig)
-{
-	(void)sig;
-	unit_say("unit: timeout in ");
-	unit_say(unit_current);
-	unit_say("\n");
-	abort();
-}
 
 static int case_failed;
 
@@ -59,16 +40,14 @@ int main(int argc, char **argv)
 		unit_size_cases, unit_alias_cases,
 	};
 	int passed = 0, failed = 0;
-	signal(SIGALRM, unit_timeout);
 	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
 		for (const struct unit_case *c = suites[s]; c->name; c++) {
 			if (!selected(c->name, argc, argv))
 				continue;
 			case_failed = 0;
-			unit_current = c->name;
-			alarm(UNIT_SECONDS);
+			watchdog_arm("unit", c->name, UNIT_SECONDS);
 			c->fn();
-			alarm(0);
+			watchdog_disarm();
 			if (case_failed) {
 				printf("[FAIL] unit/%s\n", c->name);
 				failed++;
