@@ -40,6 +40,7 @@ struct ro_state {
 	struct pass_context *ctx;
 	const struct mem_model *mm;
 	struct arena *scratch;
+	struct arena alias_keep;        /* al's tables: scratch is released under them */
 	struct alias_state al;          /* leaf shapes of tuples */
 	struct ro_cand *cands;
 	uint32_t ncands, cap;
@@ -442,7 +443,8 @@ static int ro_run(struct hlo_module *m, struct pass_context *ctx)
 		lo = (uint64_t)(frac * (double)mm->hbm_bytes);
 	st.min_bytes = lo;
 	st.params_propagate = ro_params_propagate(m, st.scratch);
-	alias_init(&st.al, m->file, st.scratch);
+	arena_init(&st.alias_keep);
+	alias_init(&st.al, m->file, &st.alias_keep);
 	static const struct ir_visitor v = { .want = ro_want, .instr = ro_instr };
 	ir_walk(m, &v, &st);
 	if (st.ndev > 1 && st.ncands) {
@@ -472,6 +474,7 @@ static int ro_run(struct hlo_module *m, struct pass_context *ctx)
 	}
 	free(st.cands);
 	alias_free(&st.al);
+	arena_free(&st.alias_keep);
 	return st.found;
 }
 
