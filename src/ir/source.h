@@ -20,6 +20,7 @@ struct source {
 	uint64_t drop_batch; /* source_drop's unit (mapped files only) */
 	const char *binary; /* NULL for text, else why the input is not HLO text */
 	bool trace;         /* HLO_DROP_TRACE: source_drop watches the resident text */
+	struct source_ahead *ahead; /* read-ahead of a mapped file (source.c), or NULL */
 };
 
 /* Loads path ("-" = stdin); gunzips when the data starts with the gzip magic.

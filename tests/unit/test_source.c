@@ -1,11 +1,14 @@
 /* test_source.c - source loading (files, stdin, gzip, errors) and
  * offset -> line:col with LF, CRLF and missing final newlines. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <time.h>
 #include <zlib.h>
 #include "arena.h"
 #include "source.h"
@@ -173,6 +176,73 @@ static void source_file_mapped(void)
 		free(path);
 		free(t);
 	}
+}
+
+/* Pages of path in the page cache (mincore on a mapping never touched). */
+static size_t cached_pages(const char *path, size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), np = (n + page - 1) / page, got = 0;
+	int fd = open(path, O_RDONLY);
+	void *p = fd >= 0 ? mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	unsigned char *v = xmalloc(np);
+	if (p != MAP_FAILED && mincore(p, n, v) == 0)
+		for (size_t k = 0; k < np; k++)
+			got += v[k] & 1;
+	if (p != MAP_FAILED)
+		munmap(p, n);
+	if (fd >= 0)
+		close(fd);
+	free(v);
+	return got;
+}
+
+/* Evicts path from the page cache; false when the kernel kept it. */
+static bool evict(const char *path, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	fsync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return cached_pages(path, n) < n / 4096 / 8;
+}
+
+/* A mapped file larger than one read-ahead step comes into the page cache
+ * on the helper thread, without the caller touching a page; with
+ * HLO_NO_READAHEAD set (the control) it does not. */
+static void source_file_readahead(void)
+{
+	size_t n = (size_t)24 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *t = xmalloc(n);
+	for (size_t k = 0; k < n; k++)
+		t[k] = k % 64 == 63 ? '\n' : (char)('a' + k % 26);
+	char *path = write_temp(t, n);
+	char err[256] = "";
+	if (!evict(path, n)) {
+		printf("  (source_file_readahead: skipped, the kernel would not evict %s)\n", path);
+		goto out;
+	}
+	setenv("HLO_NO_READAHEAD", "1", 1);
+	struct source *s = source_load(path, err, sizeof err);
+	unsetenv("HLO_NO_READAHEAD");
+	CHECK(s && !s->ahead);
+	struct timespec ms = { 0, 50 * 1000 * 1000 };
+	nanosleep(&ms, NULL);
+	CHECK(cached_pages(path, n) < n / page / 2);
+	source_free(s);
+	s = source_load(path, err, sizeof err);
+	CHECK(s && s->ahead);
+	size_t got = 0;
+	for (int tries = 0; tries < 200 && (got = cached_pages(path, n)) < n / page; tries++)
+		nanosleep(&ms, NULL);
+	CHECK_INT(got, n / page);
+	CHECK(s && memcmp(s->buf, t, n) == 0);
+	source_free(s);
+out:
+	unlink(path);
+	free(path);
+	free(t);
 }
 
 /* source_drop gives back whole pages behind the mark, a batch (2 MiB) at
@@ -417,6 +487,7 @@ const struct unit_case unit_source_cases[] = {
 	{ "source_file_plain", source_file_plain },
 	{ "source_file_mapped", source_file_mapped },
 	{ "source_file_drop", source_file_drop },
+	{ "source_file_readahead", source_file_readahead },
 	{ "source_file_truncated", source_file_truncated },
 	{ "source_lines_lazy", source_lines_lazy },
 	{ "source_file_gzip", source_file_gzip },
