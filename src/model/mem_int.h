@@ -102,6 +102,35 @@ struct mem_ctx {
 		}                                                                        \
 	} while (0)
 
+/* A walk over a computation's owned buffers (cs->owned, linked through
+ * x->next in increasing ids) that starts loading the one MEM_AHEAD
+ * links on: on a large module the table is far larger than the caches,
+ * and the ids of one computation are strided by its callees'.  The
+ * links themselves are 4 bytes a buffer and stay cached. */
+#define MEM_AHEAD 8
+struct mem_owned_walk {
+	uint32_t b, ahead;
+};
+
+static inline uint32_t mem_owned_first(const struct mem_ctx *x, uint32_t first, struct mem_owned_walk *w)
+{
+	w->b = w->ahead = first;
+	for (int k = 0; k < MEM_AHEAD && w->ahead != NONE; k++)
+		w->ahead = x->next[w->ahead];
+	return first;
+}
+
+static inline uint32_t mem_owned_next(const struct mem_ctx *x, struct mem_owned_walk *w)
+{
+	if (w->ahead != NONE) {
+		const char *p = (const char *)&x->bufs[w->ahead];
+		__builtin_prefetch(p);
+		__builtin_prefetch(p + 64);
+		w->ahead = x->next[w->ahead];
+	}
+	return w->b = x->next[w->b];
+}
+
 /* Callees of a control-flow instruction that hold buffers, in the order
  * they are analysed, with the operand bound to parameter 0 (while,
  * conditional) or -1 for "parameter n = operand n" (call). */

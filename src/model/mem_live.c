@@ -307,7 +307,8 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 	uint32_t n = c->ninstrs, top = sw->unp_done ? NONE : sw->top;
 	int64_t *d = x->delta, unp = 0;
 	memset(d, 0, ((size_t)n + 1) * sizeof *d);
-	for (uint32_t b = cs->owned; b != NONE; b = x->next[b]) {
+	struct mem_owned_walk w;
+	for (uint32_t b = mem_owned_first(x, cs->owned, &w); b != NONE; b = mem_owned_next(x, &w)) {
 		const struct mem_buffer *bf = &x->bufs[b];
 		if (bf->flags & MEM_BUF_MERGED)
 			continue;
@@ -528,7 +529,8 @@ void mem_globalize(struct mem_ctx *x)
 	x->mm->nsteps = x->clock;
 	for (uint32_t ci = 0; ci < x->m->ncomps; ci++) {
 		const struct mem_comp *cs = x->in->comps[ci];
-		for (uint32_t b = cs ? cs->owned : NONE; b != NONE; b = x->next[b]) {
+		struct mem_owned_walk w;
+		for (uint32_t b = mem_owned_first(x, cs ? cs->owned : NONE, &w); b != NONE; b = mem_owned_next(x, &w)) {
 			mem_globalize_one(x, x->m->comps[ci], cs, &x->bufs[b], end);
 			mem_classify(x->mm, &x->bufs[b]);
 		}
