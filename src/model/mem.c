@@ -5,6 +5,7 @@
 #include "mem_int.h"
 #include "alloc.h"
 #include "peak.h"
+#include "prefault.h"
 #include "sharding.h"
 #include "threads.h"
 #include "timing.h"
@@ -117,6 +118,13 @@ void mem_buffer_dims(const struct mem_model *mm, const struct mem_buffer *b, int
 
 /* ---- Growable tables ---- */
 
+/* The walk's tables the prefault helper keeps ahead of it (prefault.h),
+ * in two groups filled in step: per buffer and per leaf.  It is told
+ * where the walk is every MEM_PF_EVERY entries. */
+enum { MEM_PF_BUFS, MEM_PF_NEXT, MEM_PF_FWD, MEM_PF_BUF_SPLIT, MEM_PF_LEAF_BUF, MEM_PF_LEAF_SPLIT };
+enum { MEM_PF_BUFFERS, MEM_PF_LEAVES };
+#define MEM_PF_EVERY 4096
+
 static uint32_t mem_leaf_alloc(struct mem_ctx *x, uint32_t n)
 {
 	uint32_t first = x->nleaves;
@@ -124,10 +132,18 @@ static uint32_t mem_leaf_alloc(struct mem_ctx *x, uint32_t n)
 		fatal_out_of_memory();
 	while (x->nleaves + n > x->capleaves) {
 		x->capleaves = x->capleaves ? x->capleaves * 2 : 1024;
+		prefault_hold(x->pf);
 		x->leaf_buf = arena_vec_grow(x->leaf_buf, x->capleaves, sizeof *x->leaf_buf);
-		if (!x->in->partitioned)
+		prefault_set(x->pf, MEM_PF_LEAF_BUF, MEM_PF_LEAVES, x->leaf_buf, sizeof *x->leaf_buf, x->capleaves);
+		if (!x->in->partitioned) {
 			x->leaf_split = xreallocarray(x->leaf_split, x->capleaves, sizeof *x->leaf_split);
+			prefault_set(x->pf, MEM_PF_LEAF_SPLIT, MEM_PF_LEAVES, x->leaf_split, sizeof *x->leaf_split,
+				     x->capleaves);
+		}
+		prefault_release(x->pf);
 	}
+	if ((first + n) / MEM_PF_EVERY != first / MEM_PF_EVERY)
+		prefault_used(x->pf, MEM_PF_LEAVES, first + n);
 	for (uint32_t k = 0; k < n; k++) {
 		x->leaf_buf[first + k] = NONE;
 		if (x->leaf_split)
@@ -229,19 +245,35 @@ void mem_make_global(struct mem_ctx *x, uint32_t b)
 	x->globals[x->nglobals++] = b;
 }
 
+/* The per-buffer tables, twice as large, with the helper held while
+ * they move. */
+static void mem_grow_buffers(struct mem_ctx *x)
+{
+	x->capbufs = x->capbufs ? x->capbufs * 2 : 1024;
+	prefault_hold(x->pf);
+	x->bufs = arena_vec_grow(x->bufs, x->capbufs, sizeof *x->bufs);
+	x->next = xreallocarray(x->next, x->capbufs, sizeof *x->next);
+	x->fwd = xreallocarray(x->fwd, x->capbufs, sizeof *x->fwd);
+	prefault_set(x->pf, MEM_PF_BUFS, MEM_PF_BUFFERS, x->bufs, sizeof *x->bufs, x->capbufs);
+	prefault_set(x->pf, MEM_PF_NEXT, MEM_PF_BUFFERS, x->next, sizeof *x->next, x->capbufs);
+	prefault_set(x->pf, MEM_PF_FWD, MEM_PF_BUFFERS, x->fwd, sizeof *x->fwd, x->capbufs);
+	if (!x->in->partitioned) {
+		x->buf_split = arena_vec_grow(x->buf_split, x->capbufs, sizeof *x->buf_split);
+		prefault_set(x->pf, MEM_PF_BUF_SPLIT, MEM_PF_BUFFERS, x->buf_split, sizeof *x->buf_split,
+			     x->capbufs);
+	}
+	prefault_release(x->pf);
+}
+
 uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, uint32_t leaf, const struct hlo_shape *s, const int64_t *split)
 {
-	if (x->nbufs >= x->capbufs) {
-		x->capbufs = x->capbufs ? x->capbufs * 2 : 1024;
-		x->bufs = arena_vec_grow(x->bufs, x->capbufs, sizeof *x->bufs);
-		x->next = xreallocarray(x->next, x->capbufs, sizeof *x->next);
-		x->fwd = xreallocarray(x->fwd, x->capbufs, sizeof *x->fwd);
-		if (!x->in->partitioned)
-			x->buf_split = arena_vec_grow(x->buf_split, x->capbufs, sizeof *x->buf_split);
-	}
+	if (x->nbufs >= x->capbufs)
+		mem_grow_buffers(x);
 	if (x->nbufs == UINT32_MAX - 1)
 		fatal_out_of_memory();
 	uint32_t id = x->nbufs++;
+	if (id % MEM_PF_EVERY == 0)
+		prefault_used(x->pf, MEM_PF_BUFFERS, id);
 	struct mem_buffer *b = &x->bufs[id];
 	memset(b, 0, sizeof *b);
 	b->def = def;
@@ -904,6 +936,11 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 		x.has_ecl = val && attr_program_shape(val, &x.keep, &x.ecl, NULL);
 	}
 
+	/* A module large enough to be parsed in pieces has a core to spare
+	 * during the walk; on this VM the walk's fresh pages cost more than a
+	 * third of it at 1 GB (docs/bench.md, "A helper that faults pages in"). */
+	if (threads_get() > 1 && span_len(m->span) >= threads_min_bytes())
+		x.pf = prefault_start();
 	if (m->entry) {
 		mem_push(&x, m->entry);
 		mem_entry_params(&x, m->entry);
@@ -932,6 +969,8 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 		mm->other_bytes = pk->other;
 		mm->peak_at = pk->at;
 	}
+	prefault_stop(x.pf);
+	x.pf = NULL;
 	mem_globalize(&x);
 	mem_totals(&x);
 

@@ -66,6 +66,7 @@ struct mem_ctx {
 	struct arena scratch;     /* decoding, released with marks */
 	struct arena keep;        /* tuple offsets and the entry layout, kept to the end */
 	struct mem_internal *in;
+	struct prefault *pf;      /* faults the tables below in ahead of the walk, or NULL */
 	struct mem_buffer *bufs;
 	uint32_t nbufs, capbufs;
 	uint32_t *next;           /* per buffer: next buffer of the same owner */

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 {
 	static const struct unit_case *const suites[] = {
 		unit_arena_cases, unit_intern_cases, unit_source_cases, unit_diag_cases, unit_literal_cases,
-		unit_size_cases, unit_alias_cases,
+		unit_size_cases, unit_alias_cases, unit_prefault_cases,
 	};
 	int passed = 0, failed = 0;
 	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {

@@ -35,4 +35,5 @@ extern const struct unit_case unit_diag_cases[];
 extern const struct unit_case unit_size_cases[];
 extern const struct unit_case unit_literal_cases[];
 extern const struct unit_case unit_alias_cases[];
+extern const struct unit_case unit_prefault_cases[];
 #endif
