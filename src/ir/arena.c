@@ -104,6 +104,18 @@ static void arena_populate(void *p, size_t n)
 #endif
 }
 
+void *xcalloc_touched(size_t n, size_t size)
+{
+	void *p = xcalloc(n, size);
+	const size_t page = 4096, bytes = n * size;   /* xcalloc checked the product */
+	if (bytes >= ((size_t)2 << 20)) {
+		uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+		uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
+		arena_populate((void *)a, b - a);
+	}
+	return p;
+}
+
 void *xmalloc_huge(size_t n)
 {
 	const size_t huge = (size_t)2 << 20;

@@ -43,6 +43,11 @@ void arena_release(struct arena *a, struct arena_mark m);
 /* xmalloc family: one out-of-memory path for the whole program. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xcalloc for a large table read at random before it is written (a hash
+ * index): its pages are faulted in by one call now, where each read of a
+ * fresh page would map the shared zero page and its first write fault
+ * again to replace it. */
+void *xcalloc_touched(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);

@@ -50,7 +50,7 @@ static void nameidx_size(struct nameidx *x, uint32_t expect)
 	if (cap > UINT32_MAX / 2)
 		fatal_out_of_memory();
 	free(x->slots);
-	x->slots = xcalloc((size_t)cap, sizeof *x->slots);
+	x->slots = xcalloc_touched((size_t)cap, sizeof *x->slots);
 	x->cap = (uint32_t)cap;
 }
 

@@ -55,7 +55,7 @@ for f in src/*/*.c; do
 	while read -r fn; do
 		case $fn in
 		"$p"|"$p"_*|main) ;;
-		xmalloc|xcalloc|xrealloc|xreallocarray|xstrdup|xmalloc_huge|xfree_huge|check_fail) [ "$b" = arena ] || echo "$f: $fn" ;;
+		xmalloc|xcalloc|xcalloc_touched|xrealloc|xreallocarray|xstrdup|xmalloc_huge|xfree_huge|check_fail) [ "$b" = arena ] || echo "$f: $fn" ;;
 		intern) [ "$b" = intern ] || echo "$f: $fn" ;;
 		hlo_yy*) ;;  # the generated scanner's and parser's entry points (declarations)
 		*) echo "$f: $fn" ;;

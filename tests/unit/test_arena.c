@@ -2,6 +2,9 @@
  * arena takes over (arena_vec_*). */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "arena.h"
 #include "unit.h"
 
@@ -114,7 +117,27 @@ static void arena_vec(void)
 	arena_vec_free(NULL);
 }
 
+/* xcalloc_touched: a large table's pages are resident before anything
+ * reads them (mincore never touches them), and all zero. */
+static void arena_touched(void)
+{
+	size_t n = (size_t)4 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *p = xcalloc_touched(n, 1), v[1024];
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	size_t np = ((uintptr_t)p + n - a) / page, got = 0;
+	CHECK(np <= sizeof v && mincore((void *)a, np * page, v) == 0);
+	for (size_t k = 0; k < np && k < sizeof v; k++)
+		got += v[k] & 1;
+	CHECK_INT(got, np);
+	size_t nonzero = 0;
+	for (size_t k = 0; k < n; k++)
+		nonzero += p[k] != 0;
+	CHECK_INT(nonzero, 0);
+	free(p);
+}
+
 const struct unit_case unit_arena_cases[] = {
+	{ "arena_touched", arena_touched },
 	{ "arena_vec", arena_vec },
 	{ "arena_basic", arena_basic },
 	{ "arena_large", arena_large },
