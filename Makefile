@@ -218,7 +218,7 @@ check-san: $(DEPS_STAMP)
 
 # The threads (-j over files, pieces of one input) under ThreadSanitizer: a
 # data race exits 66 and fails the test.
-TSAN_TESTS := tests/robust/test_jobs.sh tests/robust/test_pieces.sh
+TSAN_TESTS := tests/robust/test_jobs.sh tests/robust/test_pieces.sh tests/robust/test_prefault.sh
 check-tsan: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory SAN=thread build/tsan/hlolint
 	$(Q)for t in $(TSAN_TESTS); do \

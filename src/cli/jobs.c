@@ -3,6 +3,7 @@
  * the delivery by at most `threads` inputs, so at most that many parsed
  * files are held at once.  It does not print; deliveries do. */
 #include "jobs.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -11,9 +12,33 @@
 
 #define JOBS_MAX 64
 
+/* HLOLINT_THREADS as a number of threads, 0 when unset or empty, -1 when
+ * it is not a number from 1 to JOBS_MAX. */
+static long jobs_env(void)
+{
+	const char *e = getenv("HLOLINT_THREADS");
+	if (!e || !*e)
+		return 0;
+	char *end;
+	long v = strtol(e, &end, 10);
+	return *end || e[0] == '-' || e[0] == '+' || e[0] == ' ' || v < 1 || v > JOBS_MAX ? -1 : v;
+}
+
+bool jobs_env_ok(void)
+{
+	if (jobs_env() >= 0)
+		return true;
+	fprintf(stderr, "hlolint: error: HLOLINT_THREADS must be a number of threads from 1 to %d, not '%s'\n",
+		JOBS_MAX, getenv("HLOLINT_THREADS"));
+	return false;
+}
+
 unsigned jobs_default(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = jobs_env();
+	if (n > 0)
+		return (unsigned)n;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : (unsigned)n;
 }
 

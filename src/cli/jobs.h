@@ -24,6 +24,10 @@ struct jobs {
 /* Runs every input (in the calling thread alone when one thread or one
  * input); false when a delivery stopped the run. */
 bool jobs_run(const struct jobs *j);
-/* The default of -j: the number of online cores (at least 1, at most 64). */
+/* The default of -j: HLOLINT_THREADS when set, else the number of online
+ * cores (at least 1, at most 64). */
 unsigned jobs_default(void);
+/* False, and why on stderr, when HLOLINT_THREADS is set to anything but a
+ * number from 1 to 64 (the driver then exits 2). */
+bool jobs_env_ok(void);
 #endif

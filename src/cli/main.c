@@ -38,6 +38,7 @@ static void main_usage(FILE *out)
 		     "FILE may be '-' for standard input; .gz files are decompressed.  A folder\n"
 		     "(XLA's --xla_dump_to) gives its after-optimizations modules; --all-stages adds\n"
 		     "the before-optimizations ones.\n"
+		     "HLOLINT_THREADS=N is the default of -j (else one thread per core).\n"
 		     "Exit status: 0 ok, 1 findings, 2 usage, I/O or parse error.\n");
 }
 
@@ -46,6 +47,8 @@ int main(int argc, char **argv)
 	timing_start();
 	output_init_signals();
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	if (!jobs_env_ok())
+		return 2;
 	threads_set(jobs_default());   /* one large input: parsed in pieces, one per core */
 	if (argc < 2) {
 		main_usage(stderr);

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -41,6 +42,7 @@ struct prefault {
 	atomic_bool sleeping, stop;
 	bool held, busy;      /* under mu */
 	uintptr_t page;
+	size_t pages, calls;  /* populated, for HLO_PREFAULT_TRACE (tests) */
 };
 
 /* Table k's next range to populate, [*from, *to), page-aligned and at most
@@ -81,6 +83,8 @@ static bool prefault_step(struct prefault *p)
 			atomic_store(&p->stop, true);   /* unsupported, or out of memory: the filler faults */
 		else if (p->t[k].base)
 			p->t[k].done = to - (uintptr_t)p->t[k].base;
+		p->pages += rc == 0 ? (to - from) / p->page : 0;
+		p->calls++;
 		return true;
 	}
 	return false;
@@ -196,6 +200,8 @@ void prefault_stop(struct prefault *p)
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->mu);
 	pthread_join(p->thread, NULL);
+	if (getenv("HLO_PREFAULT_TRACE"))
+		fprintf(stderr, "hlolint: prefault: %zu pages in %zu calls\n", p->pages, p->calls);
 	pthread_cond_destroy(&p->idle);
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->mu);

@@ -38,6 +38,23 @@ for z in corpora/xla/out/*/*/*/after_optimizations.hlo.gz corpora/examples/*.hlo
 done
 [ $split -ge $((n / 2)) ] || fail "only $split of $n inputs were split in 3 pieces"
 
+# HLOLINT_THREADS is the default of -j (the pieces of one input), -j wins
+# over it, and anything but 1 to 64 is a usage error.
+big=$(ls -S corpora/xla/out/*/*/*/after_optimizations.hlo.gz | head -n 1)
+pieces() {
+	env HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 "$@" "$HLOLINT" parse "$big" 2>&1 |
+		sed -n 's/.*: \([0-9]*\) pieces$/\1/p' | head -n 1
+}
+[ "$(pieces HLOLINT_THREADS=3)" = 3 ] || fail "HLOLINT_THREADS=3: $(pieces HLOLINT_THREADS=3) pieces, expected 3"
+[ "$(env HLO_PARSE_PIECES_MIN=1 HLO_PARSE_PIECES_TRACE=1 HLOLINT_THREADS=3 "$HLOLINT" parse -j 2 "$big" 2>&1 |
+	sed -n 's/.*: \([0-9]*\) pieces$/\1/p' | head -n 1)" = 2 ] || fail "-j 2 under HLOLINT_THREADS=3: not 2 pieces"
+for v in 0 65 x -2 "3 "; do
+	HLOLINT_THREADS="$v" "$HLOLINT" parse "$big" >"$tmp/env.out" 2>"$tmp/env.err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/env.out" ] && grep -q "^hlolint: error: HLOLINT_THREADS must be a number" "$tmp/env.err" ||
+		fail "HLOLINT_THREADS='$v': exit $rc, $(head -c 200 "$tmp/env.err")"
+done
+
 # Broken inputs (fuzz crashers, tests/badinput): every piece sees its own
 # syntax errors, and none may crash it (the serial parse reports them).
 for f in tests/fuzz/crashers/*.hlo tests/badinput/*.hlo; do
