@@ -16,10 +16,10 @@
 
 /* On the bench VM a fresh page costs the faulting thread 4 to 6 us at
  * 1 GB (docs/bench.md, "A helper that faults pages in"): the helper
- * populates 200 to 250 KiB a millisecond, and the memory model's walk
- * fills its buffer table at about 300 KiB a millisecond, on the other
- * core.  2 MiB ahead is a few milliseconds of the walk, and all a table
- * can hold that the filler never used. */
+ * populates about 0.6 MiB a millisecond, and the memory model's walk
+ * fills its buffer table at about 0.3 MiB a millisecond on the other
+ * core.  2 MiB ahead is several milliseconds of the walk, and all a
+ * table can hold that the filler never used. */
 #define PREFAULT_AHEAD ((size_t)2 << 20)
 #define PREFAULT_STEP ((size_t)256 << 10)
 #define PREFAULT_GROUPS 4

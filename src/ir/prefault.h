@@ -11,9 +11,10 @@
 
 struct prefault;
 
-/* A helper with nothing to do yet, or NULL (no spare core, the kernel
- * cannot populate pages, or the thread did not start): then every call
- * below does nothing. */
+/* A helper with nothing to do yet, or NULL (HLO_NO_PREFAULT set, the
+ * kernel cannot populate pages, or the thread did not start): then every
+ * call below does nothing.  Whether a core is spare is the caller's
+ * question. */
 struct prefault *prefault_start(void);
 /* Keeps the helper between two steps (its lock) while the caller moves
  * tables (realloc), until prefault_release. */
