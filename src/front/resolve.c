@@ -50,7 +50,34 @@ static void resolve_error(struct resolve_ctx *r, struct span sp, const char *fmt
  * are out of the caches. */
 #define RESOLVE_AHEAD 24
 
+/* How many computations ahead the module-wide passes start loading one:
+ * on a large module each computation is a cache miss (its struct sits
+ * among its instructions in the arena). */
+#define RESOLVE_COMP_AHEAD 8
+
+/* How many pending instructions ahead resolve_comp starts loading one. */
+#define RESOLVE_INSTR_AHEAD 8
+
 /* ---- computations ---- */
+
+/* Starts loading i and what follows it in the same allocation, where
+ * resolve_instr reads its operands and attributes (ir.h). */
+static void resolve_prefetch_instr(const struct hlo_instr *i)
+{
+	__builtin_prefetch(i);
+	__builtin_prefetch((const char *)i + 64);
+	__builtin_prefetch((const char *)i + 128);
+}
+
+/* Starts loading c's struct, which may straddle three cache lines: the
+ * passes over the computations read its name and flags at the front and
+ * its pending list at the end. */
+static void resolve_prefetch_comp(const struct hlo_comp *c)
+{
+	__builtin_prefetch(c);
+	__builtin_prefetch((const char *)c + 64);
+	__builtin_prefetch((const char *)c + sizeof *c - 1);
+}
 
 struct resolve_vec {
 	void **p;
@@ -120,6 +147,8 @@ static void resolve_bind_comps(struct resolve_ctx *r)
 		m->contains = arena_array(&r->f->arena, m->ncomps ? m->ncomps : 1, 1);
 	for (uint32_t i = 0; i < m->ncomps; i++) {
 		struct hlo_comp *c = m->comps[i];
+		if (i + RESOLVE_COMP_AHEAD < m->ncomps)
+			resolve_prefetch_comp(m->comps[i + RESOLVE_COMP_AHEAD]);
 		if (fill)
 			m->contains[i] = (uint8_t)c->contains;
 		if (c->inline_body) {
@@ -853,11 +882,16 @@ static void resolve_comp(struct resolve_ctx *r, struct hlo_comp *c)
 		resolve_param_slots(r, c);
 		resolve_signature(r, c);
 	} else if (c->contains & IR_CONTAINS_UNRESOLVED) {
+		struct hlo_instr **q = c->pending;   /* RESOLVE_INSTR_AHEAD ahead of p, or at the end */
+		for (unsigned n = 0; q && *q && n < RESOLVE_INSTR_AHEAD; n++)
+			q++;
 		for (struct hlo_instr **p = c->pending; p && *p; p++) {
 			/* the index's slots for the callees ahead: out of the caches */
 			uint32_t ahead;
 			if (compname_peek(r->cn, true, &r->callee_at, RESOLVE_AHEAD, &ahead))
 				nameidx_prefetch_hashed(&r->comps, ahead);
+			if (q && *q)
+				resolve_prefetch_instr(*q++);
 			resolve_instr(r, NULL, *p, NULL);
 		}
 		resolve_signature(r, c);
@@ -1001,6 +1035,45 @@ static void resolve_stack_tables(struct resolve_ctx *r)
 	arena_release(&r->scratch, mk);
 }
 
+/* The first computation from k on that the module-wide pass reads: the
+ * pieces' threads did all of the others (their names and users), and
+ * reading them would be a cache miss each. */
+static uint32_t resolve_next_comp(const struct hlo_module *m, uint32_t k)
+{
+	while (k < m->ncomps && m->names_resolved && !(m->contains[k] & IR_CONTAINS_UNRESOLVED))
+		k++;
+	return k;
+}
+
+/* Each computation's module-wide part, in order, and where its callees
+ * start (r->comp_calls).  The structs of the computations read are loaded
+ * RESOLVE_COMP_AHEAD of them ahead, and the next one's pending list while
+ * this one is resolved. */
+static void resolve_comps(struct resolve_ctx *r)
+{
+	struct hlo_module *m = r->m;
+	uint32_t far = resolve_next_comp(m, 0), k = 0;
+	for (unsigned n = 0; n < RESOLVE_COMP_AHEAD && far < m->ncomps; n++, far = resolve_next_comp(m, far + 1))
+		resolve_prefetch_comp(m->comps[far]);
+	for (uint32_t w = resolve_next_comp(m, 0), next; w < m->ncomps; w = next) {
+		next = resolve_next_comp(m, w + 1);
+		for (; k <= w; k++)
+			r->comp_calls[k] = r->ncallees;
+		if (far < m->ncomps) {
+			resolve_prefetch_comp(m->comps[far]);
+			far = resolve_next_comp(m, far + 1);
+		}
+		if (next < m->ncomps && m->comps[next]->pending)
+			__builtin_prefetch(m->comps[next]->pending);
+		resolve_comp(r, m->comps[w]);
+		/* what the marks inside small computations leave (the serial parse) */
+		if (!m->names_resolved)
+			source_drop(r->f->src, &r->drop_mark, ir_comp_span(m->comps[w]).start);
+	}
+	for (; k <= m->ncomps; k++)
+		r->comp_calls[k] = r->ncallees;
+}
+
 void resolve_module(struct hlo_module *m, struct diag_sink *d)
 {
 	struct resolve_ctx r = { .m = m, .f = m->file, .d = d };
@@ -1022,16 +1095,7 @@ void resolve_module(struct hlo_module *m, struct diag_sink *d)
 	if (r.ninline)
 		qsort(r.inline_comps, r.ninline, sizeof *r.inline_comps, resolve_cmp_start);
 	r.comp_calls = xmalloc(((size_t)m->ncomps + 1) * sizeof *r.comp_calls);
-	for (uint32_t k = 0; k < m->ncomps; k++) {
-		r.comp_calls[k] = r.ncallees;
-		if (m->names_resolved && !(m->contains[k] & IR_CONTAINS_UNRESOLVED))
-			continue;   /* all done on the pieces' threads: not read (a cache miss each) */
-		resolve_comp(&r, m->comps[k]);
-		/* what the marks inside small computations leave (the serial parse) */
-		if (!m->names_resolved)
-			source_drop(r.f->src, &r.drop_mark, ir_comp_span(m->comps[k]).start);
-	}
-	r.comp_calls[m->ncomps] = r.ncallees;
+	resolve_comps(&r);
 	nameidx_free(&r.comps);
 	compname_free(&m->compnames);   /* the index borrowed its names */
 	r.cn = NULL;

@@ -383,6 +383,10 @@ static void alloc_run(const struct mem_model *mm, bool max_size, const struct al
 			x.cand[fit++] = x.cand[k];
 	alloc_temp_sort(x.cand, fit);
 	for (uint32_t k = 0; k < fit; k++) {
+		/* A host's run touching the temporary reads its buffer: the
+		 * temporaries go by size, their buffers all over the table. */
+		if (k + ALLOC_AHEAD < fit)
+			__builtin_prefetch(&mm->buffers[x.cand[k + ALLOC_AHEAD].id]);
 		if (alloc_borrow(mm, x.root, x.hosts, x.nh, &x.cand[k])) {
 			p->reused = size_add(p->reused, x.cand[k].bytes);
 			x.in_heap[x.cand[k].id] = 0;
