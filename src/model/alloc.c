@@ -8,8 +8,10 @@
  * best-fit offsets and their fragmentation are not simulated
  * (docs/memory-model.md "Total allocation"). */
 #include "alloc.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "prefault.h"
 
 /* A stretch of steps [from, to] in which value b, written by def, holds
  * an allocation. */
@@ -73,39 +75,38 @@ static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, con
 	return false;
 }
 
-/* A temporary that may borrow a host: its sort key and live range, so
- * that trying hosts reads no buffer (the table is far larger than the
- * caches on a large module, and the temporaries are tried by size). */
+/* A temporary that may borrow a host: its sort key, so that the sort
+ * reads no buffer (the table is far larger than the caches on a large
+ * module).  16 bytes: the walk makes room for one per buffer (alloc.h). */
 struct alloc_temp {
 	uint64_t bytes;
-	uint32_t gdef, gown, id;
+	uint32_t gdef, id;
 };
 
-/* True when no run of h meets t's live range, but for runs that touch it
- * at one end where one is written over the other in place (XLA lets such
- * live ranges touch).  Runs are disjoint and sorted, so the ones meeting t
- * are those before the first starting after its end, back to the first
- * ending before its start. */
+/* True when no run of h meets temporary b's live range, but for runs
+ * that touch it at one end where one is written over the other in place
+ * (XLA lets such live ranges touch).  Runs are disjoint and sorted, so the
+ * ones meeting b are those before the first starting after its end, back
+ * to the first ending before its start. */
 static bool alloc_host_free(const struct mem_model *mm, const uint32_t *root, const struct alloc_host *h,
-			    const struct alloc_temp *t)
+			    const struct mem_buffer *b)
 {
 	/* More than ALLOC_DEPTH runs after t's end: the one that many from
 	 * the end starts after it.  Else only the last ones need a search. */
 	uint32_t lo = h->nrun > ALLOC_DEPTH ? h->nrun - ALLOC_DEPTH : 0, hi = h->nrun;
-	if (lo && h->run[lo - 1].from > t->gown)
+	if (lo && h->run[lo - 1].from > b->gown)
 		return false;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (h->run[mid].from <= t->gown)
+		if (h->run[mid].from <= b->gown)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (uint32_t k = lo; k > 0 && h->run[k - 1].to >= t->gdef; k--) {
+	for (uint32_t k = lo; k > 0 && h->run[k - 1].to >= b->gdef; k--) {
 		const struct alloc_run *r = &h->run[k - 1];
-		const struct mem_buffer *b = &mm->buffers[t->id];
-		bool before = r->to == t->gdef && r->from < t->gdef && alloc_in_place(mm, root, b->def, r->b);
-		bool after = r->from == t->gown && t->gdef < t->gown && alloc_in_place(mm, root, r->def, b);
+		bool before = r->to == b->gdef && r->from < b->gdef && alloc_in_place(mm, root, b->def, r->b);
+		bool after = r->from == b->gown && b->gdef < b->gown && alloc_in_place(mm, root, r->def, b);
 		if (!before && !after)
 			return false;
 	}
@@ -212,6 +213,41 @@ static void alloc_temp_sort(struct alloc_temp *t, uint32_t n)
 			alloc_temp_swap(&t[j], &t[j - 1]);
 }
 
+/* How many sizes the temporaries may have for the few-sizes order. */
+#define ALLOC_SIZES 8
+
+/* The temporaries' distinct sizes, largest first, when there are at most
+ * ALLOC_SIZES and each size's temporaries are already in the order
+ * alloc_temp_before puts them (they are made in id order, and a module's
+ * definition steps mostly grow with the ids); else 0 and they need
+ * sorting.  Visiting them a size at a time in the table's order then is
+ * the sorted order, without the sort (on the bench module at 1 GB, a
+ * sort of 564,231 temporaries of 5 sizes: docs/bench.md). */
+static uint32_t alloc_few_sizes(const struct alloc_temp *t, uint32_t n, uint64_t *size)
+{
+	uint32_t ns = 0, last[ALLOC_SIZES];
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t s = 0;
+		while (s < ns && size[s] != t[k].bytes)
+			s++;
+		if (s == ns) {
+			if (ns == ALLOC_SIZES)
+				return 0;
+			size[ns++] = t[k].bytes;
+		} else if (!alloc_temp_before(&t[last[s]], &t[k])) {
+			return 0;
+		}
+		last[s] = k;
+	}
+	for (uint32_t k = 1; k < ns; k++)
+		for (uint32_t j = k; j > 0 && size[j] > size[j - 1]; j--) {
+			uint64_t v = size[j];
+			size[j] = size[j - 1];
+			size[j - 1] = v;
+		}
+	return ns;
+}
+
 /* The first host (smallest, newest) that fits t and is free over its live
  * range takes it. */
 static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struct alloc_host *hosts, uint32_t nh,
@@ -225,10 +261,10 @@ static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struc
 		else
 			hi = mid;
 	}
+	const struct mem_buffer *b = &mm->buffers[t->id];
 	for (uint32_t k = lo, tries = 0; k < nh && tries < ALLOC_TRIES; k++, tries++) {
-		if (alloc_host_free(mm, root, &hosts[k], t)) {
-			const struct mem_buffer *b = &mm->buffers[t->id];
-			alloc_host_take(&hosts[k], t->gdef, t->gown, b, b->def);
+		if (alloc_host_free(mm, root, &hosts[k], b)) {
+			alloc_host_take(&hosts[k], b->gdef, b->gown, b, b->def);
 			return true;
 		}
 	}
@@ -324,6 +360,39 @@ struct alloc_work {
 	uint64_t max;               /* largest heap value, rounded to the heap's alignment */
 };
 
+void alloc_tables_grow(struct alloc_tables *t, size_t cap, struct prefault *pf, unsigned k0, unsigned g)
+{
+	t->cand = xreallocarray(t->cand, cap, sizeof *t->cand);
+	t->in_heap = xreallocarray(t->in_heap, cap, 1);
+	t->cap = cap;
+	prefault_set(pf, k0, g, t->cand, sizeof *t->cand, cap);
+	prefault_set(pf, k0 + 1, g, t->in_heap, 1, cap);
+}
+
+/* A run's tables for n buffers: t's when it has them all and room for n
+ * (t is emptied either way), else new ones. */
+static void alloc_work_init(struct alloc_work *x, uint32_t n, struct alloc_tables *t)
+{
+	bool given = t && t->cap >= n && t->cand && t->in_heap && t->root;
+	*x = (struct alloc_work){ .hosts = xcalloc(n, sizeof *x->hosts) };
+	if (given) {
+		x->cand = t->cand;
+		x->in_heap = memset(t->in_heap, 0, n);
+		x->root = t->root;
+	} else {
+		if (t) {
+			free(t->cand);
+			free(t->in_heap);
+			free(t->root);
+		}
+		x->cand = xmalloc(n * sizeof *x->cand);
+		x->in_heap = xcalloc(n, 1);
+		x->root = xmalloc(n * sizeof *x->root);
+	}
+	if (t)
+		*t = (struct alloc_tables){ 0 };
+}
+
 /* The parts a device value belongs to, in one pass over the buffers (the
  * table is far larger than the caches on a large module): arguments,
  * outputs and constants summed, outputs and donated arguments made hosts,
@@ -359,39 +428,59 @@ static void alloc_sort_out(const struct mem_model *mm, bool max_size, const stru
 			x->nt++;
 			x->max = rounded > x->max ? rounded : x->max;
 			if (!(b->flags & MEM_BUF_SIDE_THREAD))
-				x->cand[x->nc++] = (struct alloc_temp){ v, b->gdef, b->gown, k };
+				x->cand[x->nc++] = (struct alloc_temp){ v, b->gdef, k };
 		}
 	}
+}
+
+/* The temporaries x->cand[0..n) in order, largest first, each borrowing
+ * a host if one is free: a size at a time when there are few, else after
+ * a sort (size 0: any). */
+static void alloc_borrow_all(const struct mem_model *mm, struct alloc_work *x, uint32_t n, struct alloc_parts *p)
+{
+	uint64_t size[ALLOC_SIZES];
+	/* Tests: HLO_ALLOC_SORT=1 always sorts (the two orders must agree),
+	 * HLO_ALLOC_TRACE=1 says which one each packing took. */
+	uint32_t ns = getenv("HLO_ALLOC_SORT") ? 0 : alloc_few_sizes(x->cand, n, size);
+	if (getenv("HLO_ALLOC_TRACE"))
+		fprintf(stderr, "hlolint: alloc: %u temporaries, %s\n", n, ns ? "a size at a time" : "sorted");
+	if (!ns) {
+		alloc_temp_sort(x->cand, n);
+		size[ns++] = 0;
+	}
+	for (uint32_t s = 0; s < ns; s++)
+		for (uint32_t k = 0; k < n; k++) {
+			const struct alloc_temp *t = &x->cand[k];
+			/* Trying hosts reads the temporary's live range from its
+			 * buffer: sorted, the temporaries go by size, their buffers
+			 * all over the table. */
+			if (k + ALLOC_AHEAD < n && (!size[s] || t[ALLOC_AHEAD].bytes == size[s]))
+				__builtin_prefetch(&mm->buffers[t[ALLOC_AHEAD].id]);
+			if (size[s] && t->bytes != size[s])
+				continue;
+			if (alloc_borrow(mm, x->root, x->hosts, x->nh, t)) {
+				p->reused = size_add(p->reused, t->bytes);
+				x->in_heap[t->id] = 0;
+			}
+		}
 }
 
 /* The temporaries that fit in a host, largest first, borrow one (those
  * that do leave the heap); the rest are the heap. */
 static void alloc_run(const struct mem_model *mm, bool max_size, const struct alloc_whatif *w,
-		      struct alloc_parts *p)
+		      struct alloc_tables *t, struct alloc_parts *p)
 {
 	memset(p, 0, sizeof *p);
 	uint32_t n = mm->nbuffers ? mm->nbuffers : 1, fit = 0;
-	struct alloc_work x = {
-		.hosts = xcalloc(n, sizeof *x.hosts), .cand = xmalloc(n * sizeof *x.cand),
-		.in_heap = xcalloc(n, 1), .root = xmalloc(n * sizeof *x.root),
-	};
+	struct alloc_work x;
+	alloc_work_init(&x, n, t);
 	alloc_sort_out(mm, max_size, w, p, &x);
 	qsort(x.hosts, x.nh, sizeof *x.hosts, alloc_host_cmp);
 	uint64_t roomiest = x.nh ? x.hosts[x.nh - 1].bytes : 0;   /* hosts are sorted smallest first */
 	for (uint32_t k = 0; k < x.nc; k++)
 		if (x.cand[k].bytes <= roomiest)
 			x.cand[fit++] = x.cand[k];
-	alloc_temp_sort(x.cand, fit);
-	for (uint32_t k = 0; k < fit; k++) {
-		/* A host's run touching the temporary reads its buffer: the
-		 * temporaries go by size, their buffers all over the table. */
-		if (k + ALLOC_AHEAD < fit)
-			__builtin_prefetch(&mm->buffers[x.cand[k + ALLOC_AHEAD].id]);
-		if (alloc_borrow(mm, x.root, x.hosts, x.nh, &x.cand[k])) {
-			p->reused = size_add(p->reused, x.cand[k].bytes);
-			x.in_heap[x.cand[k].id] = 0;
-		}
-	}
+	alloc_borrow_all(mm, &x, fit, p);
 	free(x.cand);
 	free(x.root);
 	p->heap = alloc_heap(mm, x.in_heap, x.nt, x.max, max_size, w);
@@ -406,10 +495,10 @@ static uint64_t alloc_total(const struct alloc_parts *p, uint64_t extra)
 	return size_add(size_add(size_add(p->arguments, p->outputs), size_add(p->constants, p->heap)), extra);
 }
 
-void alloc_pack(struct mem_model *mm)
+void alloc_pack(struct mem_model *mm, struct alloc_tables *given)
 {
 	struct alloc_parts p, q;
-	alloc_run(mm, false, NULL, &p);
+	alloc_run(mm, false, NULL, given, &p);
 	/* Output leaves that are not values of their own here (the same value
 	 * twice, an argument returned undonated, the ROOT's index table) are
 	 * allocations all the same: mem.c counted them in output_bytes. */
@@ -419,7 +508,7 @@ void alloc_pack(struct mem_model *mm)
 	mm->constant_bytes = p.constants;
 	mm->total_bytes = mm->total_bytes_max = alloc_total(&p, extra);
 	if (mm->peak_bytes_max > mm->peak_bytes || mm->output_bytes_max > mm->output_bytes) {
-		alloc_run(mm, true, NULL, &q);
+		alloc_run(mm, true, NULL, NULL, &q);
 		uint64_t t = alloc_total(&q, size_sub(size_sub(mm->output_bytes_max, mm->alias_bytes_max), q.outputs));
 		mm->total_bytes_max = t > mm->total_bytes ? t : mm->total_bytes;
 	}
@@ -428,7 +517,7 @@ void alloc_pack(struct mem_model *mm)
 uint64_t alloc_total_whatif(const struct mem_model *mm, const struct alloc_whatif *w)
 {
 	struct alloc_parts p;
-	alloc_run(mm, false, w, &p);
+	alloc_run(mm, false, w, NULL, &p);
 	/* An output leaf held by w->b leaves the device's outputs (a donated
 	 * argument's leaf is in alias_bytes as well: no change there). */
 	uint64_t out = mm->output_bytes, alias = mm->alias_bytes;

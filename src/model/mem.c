@@ -121,7 +121,8 @@ void mem_buffer_dims(const struct mem_model *mm, const struct mem_buffer *b, int
 /* The walk's tables the prefault helper keeps ahead of it (prefault.h),
  * in two groups filled in step: per buffer and per leaf.  It is told
  * where the walk is every MEM_PF_EVERY entries. */
-enum { MEM_PF_BUFS, MEM_PF_NEXT, MEM_PF_FWD, MEM_PF_BUF_SPLIT, MEM_PF_LEAF_BUF, MEM_PF_LEAF_SPLIT };
+enum { MEM_PF_BUFS, MEM_PF_NEXT, MEM_PF_FWD, MEM_PF_BUF_SPLIT, MEM_PF_LEAF_BUF, MEM_PF_LEAF_SPLIT,
+       MEM_PF_PACK /* and the next: alloc_tables_grow */ };
 enum { MEM_PF_BUFFERS, MEM_PF_LEAVES };
 #define MEM_PF_EVERY 4096
 
@@ -246,7 +247,8 @@ void mem_make_global(struct mem_ctx *x, uint32_t b)
 }
 
 /* The per-buffer tables, twice as large, with the helper held while
- * they move. */
+ * they move.  With a helper, the total allocation's as well: it faults
+ * their pages in now rather than the packer after the walk. */
 static void mem_grow_buffers(struct mem_ctx *x)
 {
 	x->capbufs = x->capbufs ? x->capbufs * 2 : 1024;
@@ -262,6 +264,8 @@ static void mem_grow_buffers(struct mem_ctx *x)
 		prefault_set(x->pf, MEM_PF_BUF_SPLIT, MEM_PF_BUFFERS, x->buf_split, sizeof *x->buf_split,
 			     x->capbufs);
 	}
+	if (x->pf)
+		alloc_tables_grow(&x->pack, x->capbufs, x->pf, MEM_PF_PACK, MEM_PF_BUFFERS);
 	prefault_release(x->pf);
 }
 
@@ -887,9 +891,10 @@ static void mem_hand_over(struct mem_ctx *x)
 }
 
 
-static void *mem_pack_run(void *mm)
+static void *mem_pack_run(void *p)
 {
-	alloc_pack(mm);
+	struct mem_model *mm = p;
+	alloc_pack(mm, &mm->in->pack);
 	return NULL;
 }
 
@@ -904,7 +909,7 @@ static void mem_pack(struct mem_model *mm, const struct mem_options *o)
 	in->packing = o->pack_later && threads_get() > 1 && span_len(mm->module->span) >= threads_min_bytes() &&
 		      pthread_create(&in->packer, NULL, mem_pack_run, mm) == 0;
 	if (!in->packing)
-		alloc_pack(mm);
+		alloc_pack(mm, &in->pack);
 }
 
 void mem_settle(const struct mem_model *mm)
@@ -975,6 +980,11 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	mem_totals(&x);
 
 	mem_hand_over(&x);
+	/* The links are done with: the packer's roots, 4 bytes a buffer. */
+	x.in->pack = x.pack;
+	x.in->pack.root = x.pack.cap ? x.next : NULL;
+	if (x.pack.cap)
+		x.next = NULL;
 	arena_vec_free(x.bufs);
 	arena_vec_free(x.buf_split);
 	free(x.next);

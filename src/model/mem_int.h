@@ -6,6 +6,7 @@
 #define HLO_MEM_INT_H
 #include <pthread.h>
 #include "alias.h"
+#include "alloc.h"
 #include "mem.h"
 
 #define NONE UINT32_MAX
@@ -43,6 +44,7 @@ struct mem_internal {
 	bool partitioned;
 	bool packing;               /* alloc_pack runs on packer until mem_settle */
 	pthread_t packer;
+	struct alloc_tables pack;   /* made by the walk for alloc_pack, which frees them */
 };
 
 struct mem_frame {
@@ -71,6 +73,7 @@ struct mem_ctx {
 	uint32_t nbufs, capbufs;
 	uint32_t *next;           /* per buffer: next buffer of the same owner */
 	uint32_t *fwd;            /* per buffer: merged into, or itself */
+	struct alloc_tables pack; /* per buffer: alloc_pack's, grown here while a helper faults pages in */
 	const int64_t **buf_split; /* per buffer: its split, when not partitioned */
 	uint32_t *leaf_buf;
 	const int64_t **leaf_split;
