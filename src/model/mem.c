@@ -123,6 +123,7 @@ void mem_buffer_dims(const struct mem_model *mm, const struct mem_buffer *b, int
  * where the walk is every MEM_PF_EVERY entries. */
 enum { MEM_PF_BUFS, MEM_PF_NEXT, MEM_PF_FWD, MEM_PF_BUF_SPLIT, MEM_PF_LEAF_BUF, MEM_PF_LEAF_SPLIT,
        MEM_PF_PACK /* and the next: alloc_tables_grow */ };
+_Static_assert(MEM_PF_PACK + 2 <= PREFAULT_TABLES, "the walk's tables outnumber the helper's (prefault.h)");
 enum { MEM_PF_BUFFERS, MEM_PF_LEAVES };
 #define MEM_PF_EVERY 4096
 
