@@ -981,11 +981,11 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	mem_totals(&x);
 
 	mem_hand_over(&x);
-	/* The links are done with: the packer's roots, 4 bytes a buffer. */
-	x.in->pack = x.pack;
-	x.in->pack.root = x.pack.cap ? x.next : NULL;
-	if (x.pack.cap)
+	if (x.pack.cap) {   /* the links are done with: the packer's roots, 4 bytes a buffer */
+		x.pack.root = x.next;
 		x.next = NULL;
+	}
+	x.in->pack = x.pack;
 	arena_vec_free(x.bufs);
 	arena_vec_free(x.buf_split);
 	free(x.next);
