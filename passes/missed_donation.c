@@ -17,6 +17,7 @@
 #define MD_RULE pass_name_missed_donation   /* its name, from passes.def */
 
 #define MD_NONE UINT32_MAX
+#define MD_WANT (UINT32_MAX - 1)   /* a parameter's last use, still to be found */
 
 /* A parameter leaf or an output leaf that may pair up. */
 struct md_item {
@@ -110,7 +111,9 @@ static int md_cmp(const void *pa, const void *pb)
 		return c;
 	if (a->pos != b->pos)
 		return a->pos < b->pos ? -1 : 1;
-	return a->leaf < b->leaf ? -1 : a->leaf > b->leaf;
+	if (a->leaf != b->leaf)
+		return a->leaf < b->leaf ? -1 : 1;
+	return a->param < b->param ? -1 : a->param > b->param;   /* ties in parameter order */
 }
 
 static int md_cmp_param(const void *pa, const void *pb)
@@ -180,42 +183,91 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	st->found++;
 }
 
-/* What md_run gathers: per buffer, the last use of parameter buffers and
- * whether a parameter is returned as it is; the candidate outputs and the
- * undonated parameters. */
+/* What md_run gathers: per buffer, whether a parameter is returned as it
+ * is; the candidate outputs and the undonated parameters. */
 struct md_sets {
-	uint32_t *last;
 	uint8_t *passthrough;
 	struct md_item *outs, *params;
 	uint32_t no, np;
 };
 
-/* Last use of every parameter buffer in the entry (uses inside called
- * computations count at the call site); get-tuple-element and tuple only
- * name buffers, their users are the uses. */
+/* Whether a leaf of x (in the entry) is in a buffer md_last_uses looks for. */
+static bool md_holds_wanted(const struct mem_model *mm, const struct hlo_instr *x, const uint32_t *last)
+{
+	uint32_t nl = mem_leaf_count(mm, x);
+	for (uint32_t j = 0; j < nl; j++) {
+		const struct mem_buffer *b = mem_buffer_at(mm, x, j);
+		if (b && last[mem_buffer_id(mm, b)])
+			return true;
+	}
+	return false;
+}
+
+/* x's wanted buffers are used at position pos (last: 1 + the use). */
+static void md_used_at(const struct mem_model *mm, const struct hlo_instr *x, uint32_t pos, uint32_t *last)
+{
+	uint32_t nl = mem_leaf_count(mm, x);
+	for (uint32_t j = 0; j < nl; j++) {
+		const struct mem_buffer *b = mem_buffer_at(mm, x, j);
+		uint32_t *l = b ? &last[mem_buffer_id(mm, b)] : NULL;
+		if (l && *l && (*l == MD_WANT || *l < pos + 1))
+			*l = pos + 1;
+	}
+}
+
+/* Last use in the entry of the parameters' buffers that may pair with an
+ * output (ms->params with pos MD_WANT; uses inside called computations
+ * count at the call site); get-tuple-element and tuple only name buffers,
+ * their users are the uses.  Follows users from those parameters through
+ * the instructions holding one of their buffers (a value takes a
+ * parameter's buffer only from an operand holding it), not every operand
+ * of the entry: a large entry has hundreds of thousands. */
 static void md_last_uses(struct md_state *st, struct md_sets *ms)
 {
 	const struct mem_model *mm = st->mm;
 	const struct hlo_comp *entry = st->m->entry;
-	memset(ms->last, 0xff, (mm->nbuffers ? mm->nbuffers : 1) * sizeof *ms->last);   /* MD_NONE */
-	st->donates = mm->has_donated_argument;
-	for (uint32_t p = 0; p < entry->ninstrs; p++) {
-		const struct hlo_instr *x = entry->instrs[p];
-		if (x->op == OP_GET_TUPLE_ELEMENT || x->op == OP_TUPLE)
+	uint32_t want = 0;
+	for (uint32_t k = 0; k < ms->np; k++)
+		want += ms->params[k].pos == MD_WANT;
+	if (!want)
+		return;
+	/* 0: not looked for; MD_WANT: no use yet; else 1 + the last use. */
+	uint32_t *last = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *last);
+	uint8_t *seen = xcalloc(entry->ninstrs, 1);
+	uint32_t *todo = xmalloc((size_t)entry->ninstrs * sizeof *todo), ntodo = 0;   /* each once */
+	for (uint32_t k = 0; k < ms->np; k++)
+		if (ms->params[k].pos == MD_WANT)
+			last[mem_buffer_id(mm, ms->params[k].b)] = MD_WANT;
+	for (uint32_t k = 0; k < ms->np; k++) {
+		const struct hlo_instr *p = ms->params[k].at;   /* an entry parameter */
+		if (ms->params[k].pos != MD_WANT || seen[p->index])
 			continue;
-		for (uint32_t k = 0; k < x->noperands; k++) {
-			const struct hlo_instr *o = ir_operands(x)[k].instr;
-			uint32_t nl = o ? ir_leaf_count(o->shape) : 0;
-			for (uint32_t j = 0; j < nl; j++) {
-				const struct mem_buffer *b = mem_buffer_at(mm, o, j);
-				if (b && b->param >= 0) {
-					uint32_t id = (uint32_t)(b - mm->buffers);
-					if (ms->last[id] == MD_NONE || ms->last[id] < p)
-						ms->last[id] = p;
-				}
+		seen[p->index] = 1;
+		todo[ntodo++] = p->index;
+	}
+	while (ntodo) {
+		const struct hlo_instr *x = entry->instrs[todo[--ntodo]];
+		for (uint32_t k = 0; k < x->nusers; k++) {
+			const struct hlo_instr *u = ir_user(x, k);
+			if (u->op != OP_GET_TUPLE_ELEMENT && u->op != OP_TUPLE)
+				md_used_at(mm, x, u->index, last);
+			if (!seen[u->index] && md_holds_wanted(mm, u, last)) {
+				seen[u->index] = 1;
+				todo[ntodo++] = u->index;
 			}
 		}
 	}
+	for (uint32_t k = 0; k < ms->np; k++) {
+		struct md_item *it = &ms->params[k];
+		if (it->pos != MD_WANT)
+			continue;
+		uint32_t l = last[mem_buffer_id(mm, it->b)];
+		it->unused = l == MD_WANT;
+		it->pos = it->unused ? 0 : l - 1;
+	}
+	free(todo);
+	free(seen);
+	free(last);
 }
 
 /* Outputs: leaves in a buffer of their own (or carried out of a loop from
@@ -306,10 +358,7 @@ static void md_params(struct md_state *st, struct md_sets *ms)
 			it->key = md_key(st, s);
 			it->b = b;
 			it->at = p;
-			it->pos = ms->last[b - mm->buffers];
-			it->unused = it->pos == MD_NONE;
-			if (it->unused)
-				it->pos = 0;
+			it->pos = MD_WANT;      /* md_keep_pairable, md_last_uses */
 			it->leaf = j;
 			it->param = (int64_t)n;
 			it->match = MD_NONE;
@@ -317,6 +366,22 @@ static void md_params(struct md_state *st, struct md_sets *ms)
 		}
 		if (pl != &one)
 			free(pl);
+	}
+}
+
+/* Leaves MD_WANT only on the parameters with the shape and layout of some
+ * output (both sorted by md_cmp): the others cannot pair, and their last
+ * use is not looked for. */
+static void md_keep_pairable(struct md_sets *ms)
+{
+	qsort(ms->outs, ms->no, sizeof *ms->outs, md_cmp);
+	qsort(ms->params, ms->np, sizeof *ms->params, md_cmp);
+	for (uint32_t pi = 0, oi = 0; pi < ms->np; pi++) {
+		int c = 1;
+		while (oi < ms->no && (c = strcmp(ms->outs[oi].key, ms->params[pi].key)) < 0)
+			oi++;
+		if (c)
+			ms->params[pi].pos = 0;
 	}
 }
 
@@ -360,7 +425,8 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 		return 0;
 	const struct mem_model *mm = ctx->mem;
 	int64_t min_bytes = config_int(ctx->config, CONFIG_OPT_DONATION_MIN_BYTES);
-	struct md_state st = { .m = m, .ctx = ctx, .mm = mm, .scratch = &m->file->arena };
+	struct md_state st = { .m = m, .ctx = ctx, .mm = mm, .scratch = &m->file->arena,
+			       .donates = mm->has_donated_argument };
 	struct arena_mark mark = arena_mark(st.scratch);
 	const struct hlo_attr *ecl = ir_module_attr(m, ATTR_ENTRY_COMPUTATION_LAYOUT);
 	if (ecl) {
@@ -368,11 +434,11 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 		st.has_ecl = v && attr_program_shape(v, st.scratch, &st.ecl, NULL);
 	}
 	struct md_sets ms = { 0 };
-	ms.last = xmalloc((mm->nbuffers ? mm->nbuffers : 1) * sizeof *ms.last);
 	ms.passthrough = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
-	md_last_uses(&st, &ms);
 	md_outputs(&st, &ms);
 	md_params(&st, &ms);
+	md_keep_pairable(&ms);
+	md_last_uses(&st, &ms);
 	md_pair(&st, &ms);
 	if (st.nmatch && st.total >= (uint64_t)(min_bytes > 0 ? min_bytes : 0)) {
 		struct peak_set pk;
@@ -384,7 +450,6 @@ static int md_run(struct hlo_module *m, struct pass_context *ctx)
 				md_report(&st, &ms.params[k], &ms.outs[ms.params[k].match], &pk);
 		peak_free(&pk);
 	}
-	free(ms.last);
 	free(ms.passthrough);
 	free(ms.outs);
 	free(ms.params);
