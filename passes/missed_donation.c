@@ -247,15 +247,18 @@ static void md_last_uses(struct md_state *st, struct md_sets *ms)
 	}
 	while (ntodo) {
 		const struct hlo_instr *x = entry->instrs[todo[--ntodo]];
+		uint32_t use = MD_NONE;   /* users are in program order: the last one counts */
 		for (uint32_t k = 0; k < x->nusers; k++) {
 			const struct hlo_instr *u = ir_user(x, k);
 			if (u->op != OP_GET_TUPLE_ELEMENT && u->op != OP_TUPLE)
-				md_used_at(mm, x, u->index, last);
+				use = u->index;
 			if (!seen[u->index] && md_holds_wanted(mm, u, last)) {
 				seen[u->index] = 1;
 				todo[ntodo++] = u->index;
 			}
 		}
+		if (use != MD_NONE)
+			md_used_at(mm, x, use, last);
 	}
 	for (uint32_t k = 0; k < ms->np; k++) {
 		struct md_item *it = &ms->params[k];
@@ -392,8 +395,7 @@ static void md_pair(struct md_state *st, struct md_sets *ms)
 {
 	struct md_item *outs = ms->outs, *params = ms->params;
 	uint32_t no = ms->no, np = ms->np;
-	qsort(outs, no, sizeof *outs, md_cmp);
-	qsort(params, np, sizeof *params, md_cmp);
+	qsort(params, np, sizeof *params, md_cmp);   /* by last use now; md_keep_pairable sorted outs */
 	for (uint32_t oi = 0, pi = 0; oi < no;) {
 		const char *key = outs[oi].key;
 		uint32_t oe = oi;
