@@ -12,15 +12,12 @@ OPT     ?= -O2 -g
 CFLAGS  ?=
 # One directory per stage of the data flow (docs/ARCHITECTURE.md).
 STAGES  := front ir model lint rewrite cli
-CPPFLAGS += $(addprefix -Isrc/,$(STAGES)) -I$(BUILD)/grammar -Ipasses -DHLOLINT_DOCS_URL='"$(DOCS_URL)"'
+CPPFLAGS += $(addprefix -Isrc/,$(STAGES)) -I$(BUILD)/grammar -Ipasses
 LDLIBS  += -lz -lm
 WERROR  ?=
 SAN     ?=
-# Installation (make install) and where SARIF's helpUri points: the
-# installed documents unless DOCS_URL names a web copy.
 PREFIX  ?= /usr/local
 DOCDIR  ?= $(PREFIX)/share/doc/hlolint
-DOCS_URL ?= file://$(DOCDIR)
 ifeq ($(SAN),1)
   OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   BUILD := build/san

@@ -123,6 +123,10 @@ bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, c
 			c->exit_zero = true;
 			continue;
 		}
+		if (!strcmp(s, "--require-target") || !strcmp(s, "--no-require-target")) {
+			c->require_target = s[2] == 'r';
+			continue;
+		}
 		/* Split --name[=value]. */
 		char name[128];
 		const char *eq = strchr(s, '=');
@@ -171,7 +175,8 @@ int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 		a->all_stages = true;
 		return 1;
 	}
-	return !strcmp(s, "--exit-zero");  /* applied with the config */
+	/* Flags applied with the config (cmd_config_args). */
+	return !strcmp(s, "--exit-zero") || !strcmp(s, "--require-target") || !strcmp(s, "--no-require-target");
 }
 
 bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct diag_sink *d,
@@ -183,7 +188,10 @@ bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct d
 		path = found = config_discover();
 	bool ok = !path || config_load(cfg, path, d);
 	free(found);
-	return ok && apply(argc, argv, cfg) && (!a->baseline || config_baseline_load(cfg, a->baseline, d));
+	if (!ok || !apply(argc, argv, cfg))
+		return false;
+	config_apply_source_root(cfg);
+	return !a->baseline || config_baseline_load(cfg, a->baseline, d);
 }
 
 bool cmd_inputs(char *const *files, int nfiles, bool all_stages, struct cmd_inputs *out)

@@ -33,6 +33,11 @@ static void cmd_check_help(FILE *out)
 		"  --target T            device preset for sizes and HBM (see 'hlolint mem --help')\n"
 		"  --hbm SIZE            memory per device: 16G, 16GiB, 80GB, 17179869184\n"
 		"  --partitioned=yes|no|auto  shapes per device or global (as in 'hlolint mem')\n"
+		"  --require-target      exit 1 when a module's memory capacity stays unknown (no\n"
+		"                        --target or --hbm, nothing to infer it from)\n"
+		"  --source-root DIR     the project whose Python lines findings name (default: the\n"
+		"                        git work tree); paths under it are printed relative to it\n"
+		"  --docs-url URL        where the rule documents are (SARIF helpUri)\n"
 		"  --config FILE         read FILE instead of the discovered " CONFIG_FILE_NAME "\n"
 		"  --no-config           read no config file\n"
 		"  --baseline FILE       findings listed in FILE are reported as baseline, never fail\n"
@@ -220,6 +225,7 @@ int cmd_check(int argc, char **argv)
 	finding_sink_init(&sink);
 	sink.baseline_given = cfg.has_baseline;
 	struct report *rep = report_new(a.format, stdout, HLOLINT_VERSION);
+	report_set_docs_url(rep, cfg.docs_url);
 	struct cmd_inputs in;
 	if (!cmd_inputs(a.files, a.nfiles, a.lint.all_stages, &in)) {
 		report_free(rep);
@@ -248,6 +254,13 @@ int cmd_check(int argc, char **argv)
 		if (!config_baseline_write(&sink, a.write_baseline))
 			ok = false;
 		failing = 0;    /* everything found is now the baseline */
+	}
+	unsigned unknown = report_unknown_capacity(rep);
+	if (cfg.require_target && unknown) {
+		if (a.format != REPORT_TEXT)    /* the text summary line says it already */
+			fprintf(stderr, "hlolint: capacity unknown for %u module%s (pass --target or --hbm)\n",
+				unknown, unknown == 1 ? "" : "s");
+		failing++;
 	}
 	rc = !ok ? 2 : failing && !cfg.exit_zero ? 1 : 0;
 	report_free(rep);

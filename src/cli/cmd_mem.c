@@ -22,6 +22,9 @@ struct cmd_mem_opts {
 	unsigned top, jobs;
 	bool json;
 	bool all_stages;
+	const char *config, *source_root;
+	bool no_config;
+	struct config cfg;          /* the project config: target, hbm, source-root */
 };
 
 static void cmd_mem_help(FILE *out)
@@ -41,6 +44,11 @@ static void cmd_mem_help(FILE *out)
 		     "                    yes: shapes are per device; no: global shapes divided by\n"
 		     "                    their shardings; auto (default): decided from the dump\n"
 		     "  --format text|json  (default text; JSON schema 1)\n"
+		     "  --config FILE     read FILE instead of the discovered " CONFIG_FILE_NAME "\n"
+		     "                    (its target, hbm, partitioned and source-root apply)\n"
+		     "  --no-config       read no config file\n"
+		     "  --source-root DIR the project whose Python lines are named (default: the\n"
+		     "                    git work tree)\n"
 		     "  -j N, --jobs N    read N files at once (default: one per core)\n\n"
 		     "targets:\n");
 	for (const struct target *const *t = target_presets; *t; t++) {
@@ -114,6 +122,14 @@ static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **fi
 			}
 		} else if (!strcmp(a, "--all-stages")) {
 			o->all_stages = true;
+		} else if (cmd_opt_is(a, "--config")) {
+			if (!(o->config = cmd_opt_value(argc, argv, &i, "--config")))
+				return 2;
+		} else if (!strcmp(a, "--no-config")) {
+			o->no_config = true;
+		} else if (cmd_opt_is(a, "--source-root")) {
+			if (!(o->source_root = cmd_opt_value(argc, argv, &i, "--source-root")))
+				return 2;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "hlolint: error: unknown option '%s' for mem\n", a);
 			return 2;
@@ -559,18 +575,54 @@ static bool cmd_mem_deliver(void *ctx, int k, void *res)
 	return true;
 }
 
+/* The project config under the command line: its target, hbm, partitioned
+ * and source-root where argv gave none.  False after saying why. */
+static bool cmd_mem_config(struct cmd_mem_opts *o)
+{
+	struct diag_sink d;
+	diag_init(&d, stderr, 20);
+	char *found = NULL, err[512];
+	const char *path = o->config;
+	if (!path && !o->no_config)
+		path = found = config_discover();
+	bool ok = !path || config_load(&o->cfg, path, &d);
+	free(found);
+	diag_free(&d);
+	if (ok && o->source_root && !config_set_source_root(&o->cfg, o->source_root, err, sizeof err)) {
+		fprintf(stderr, "hlolint: error: %s\n", err);
+		ok = false;
+	}
+	if (!ok)
+		return false;
+	if (!o->mo.target && o->cfg.target) {
+		o->mo.target = o->cfg.target;
+		o->mo.target_how = o->cfg.target_how;
+	}
+	if (!o->mo.hbm_bytes && o->cfg.hbm_bytes > 0)
+		o->mo.hbm_bytes = (uint64_t)o->cfg.hbm_bytes;
+	if (o->mo.partitioned < 0)
+		o->mo.partitioned = o->cfg.partitioned;
+	config_apply_source_root(&o->cfg);
+	return true;
+}
+
 int cmd_mem(int argc, char **argv)
 {
 	struct cmd_mem_opts o = { .mo = { .partitioned = -1 }, .top = 10 };
+	config_init(&o.cfg);
 	int nfiles = 0;
 	char **files = xcalloc((size_t)argc, sizeof *files);
 	int rc = cmd_mem_args(argc, argv, &o, files, &nfiles);
+	if (rc < 0 && !cmd_mem_config(&o))
+		rc = 2;
 	struct cmd_inputs in;
 	if (rc < 0 && !cmd_inputs(files, nfiles, o.all_stages, &in))
 		rc = 2;
 	free(files);
-	if (rc >= 0)
+	if (rc >= 0) {
+		config_free(&o.cfg);
 		return rc;
+	}
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
 	d.keep = o.json;   /* JSON lists the inputs that failed */
@@ -599,5 +651,6 @@ int cmd_mem(int argc, char **argv)
 		rc = 2;
 	}
 	cmd_inputs_free(&in);
+	config_free(&o.cfg);
 	return rc;
 }

@@ -36,9 +36,14 @@ static bool dumpdir_is_text(const char *name)
 /* Files XLA writes beside the modules. */
 static bool dumpdir_is_sidecar(const char *name)
 {
+	/* Since libtpu 0.0.4x a TPU dump also holds the module before and after
+	 * buffer assignment under after_optimizations_* names, its live ranges
+	 * and the compile's arguments: sidecars too (tests/dumps/tpu-v5e). */
 	static const char *const marks[] = { "buffer-assignment", "memory-usage-report", "tpu_comp_env",
 					     "debug_options", "execution_options", "autotune", ".ir-", "-ptx",
-					     "thunk_sequence", NULL };
+					     "thunk_sequence", "live-range", "_buffer_assignment", "target_arguments",
+					     "hlo_module_config", "transfer_stats", "basic_compiler_metadata",
+					     "flagfile", "after_codegen", NULL };
 	for (int k = 0; marks[k]; k++)
 		if (strstr(name, marks[k]))
 			return true;
@@ -176,6 +181,79 @@ static char *dumpdir_exists(const char *a, const char *b, const char *c)
 		return p;
 	free(p);
 	return NULL;
+}
+
+char *dumpdir_module_file(const char *path, const char *what)
+{
+	/* XLA: <prefix>.after_optimizations.txt -> <prefix>.<what>.txt */
+	static const char *const stages[] = { ".after_optimizations.txt", ".after_optimizations.txt.gz",
+					      ".before_optimizations.txt", ".before_optimizations.txt.gz", NULL };
+	char dot[80];
+	snprintf(dot, sizeof dot, ".%s", what);
+	for (int k = 0; stages[k]; k++) {
+		if (!dumpdir_ends(path, stages[k]))
+			continue;
+		char *base = xstrdup(path);
+		base[strlen(path) - strlen(stages[k])] = 0;
+		char *p = dumpdir_exists(base, dot, ".txt");
+		free(base);
+		return p;
+	}
+	/* One module per folder (corpora/xla/out): <dir>/<what>.txt. */
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	if (strncmp(name, "after_optimizations.", 20))
+		return NULL;
+	char *dir = slash ? xstrdup(path) : xstrdup(".");
+	if (slash)
+		dir[slash - path] = 0;
+	snprintf(dot, sizeof dot, "/%s", what);
+	char *p = dumpdir_exists(dir, dot, ".txt");
+	free(dir);
+	return p;
+}
+
+/* The value after "key: " on a line of f, unquoted, into out; false at EOF. */
+static bool dumpdir_proto_field(FILE *f, const char *key, char *out, size_t cap)
+{
+	char line[512];
+	size_t k = strlen(key);
+	while (fgets(line, sizeof line, f)) {
+		const char *p = line;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, key, k) || p[k] != ':')
+			continue;
+		p += k + 1;
+		while (*p == ' ' || *p == '"')
+			p++;
+		size_t n = strcspn(p, "\"\r\n ");
+		if (n >= cap)
+			n = cap - 1;
+		memcpy(out, p, n);
+		out[n] = 0;
+		return true;
+	}
+	return false;
+}
+
+bool dumpdir_tpu_version(const char *path, char *version, size_t cap, bool *lite)
+{
+	char *args = dumpdir_module_file(path, "target_arguments");
+	FILE *f = args ? fopen(args, "r") : NULL;
+	free(args);
+	if (!f)
+		return false;
+	char variant[64] = "";
+	bool ok = dumpdir_proto_field(f, "version", version, cap) && !strncmp(version, "TPU_VERSION_", 12);
+	if (ok) {
+		/* The variant, when there is one, is the next field of the block. */
+		char line[512];
+		if (fgets(line, sizeof line, f) && strstr(line, "variant:"))
+			snprintf(variant, sizeof variant, "%s", strstr(line, "lite") ? "lite" : "");
+	}
+	fclose(f);
+	*lite = !strcmp(variant, "lite");
+	return ok;
 }
 
 char *dumpdir_sidecar(const char *path, const char *what)

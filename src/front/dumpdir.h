@@ -25,4 +25,12 @@ void dumpdir_free(struct dumpdir *d);
 /* Path of the sidecar (what: "buffer-assignment" or "memory-usage-report")
  * XLA writes next to module file path, when it exists: malloc'd, or NULL. */
 char *dumpdir_sidecar(const char *path, const char *what);
+/* Path of the file <prefix>.<what>.txt XLA writes beside module file
+ * <prefix>.after_optimizations.txt (or <dir>/<what>.txt beside a file named
+ * after_optimizations.*), when it exists: malloc'd, or NULL. */
+char *dumpdir_module_file(const char *path, const char *what);
+/* The TPU generation the module was compiled for, from its
+ * target_arguments.txt: version ("TPU_VERSION_VIPERFISH") and whether its
+ * variant is "lite".  False when there is no such file or no version. */
+bool dumpdir_tpu_version(const char *path, char *version, size_t cap, bool *lite);
 #endif

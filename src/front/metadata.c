@@ -236,6 +236,68 @@ bool metadata_decode(const struct hlo_file *f, struct span value, struct arena *
 	return true;
 }
 
+/* The project whose Python lines a finding names (--source-root): set once
+ * by the driver before any thread starts, read-only after. */
+static char *metadata_root;
+static size_t metadata_root_len;
+
+void metadata_set_source_root(const char *dir)
+{
+	free(metadata_root);
+	metadata_root = NULL;
+	metadata_root_len = 0;
+	if (!dir || !dir[0])
+		return;
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	metadata_root = malloc(n + 1);
+	if (!metadata_root)
+		return;
+	memcpy(metadata_root, dir, n);
+	metadata_root[n] = 0;
+	metadata_root_len = n;
+}
+
+const char *metadata_source_root(void)
+{
+	return metadata_root;
+}
+
+/* Frames that are never the user's: installed packages and the frameworks'
+ * own trees (a JAX or Flax checkout), Python's frozen modules. */
+static const char *const metadata_internal[] = {
+	"/site-packages/", "/dist-packages/", "<frozen ", "/jax/_src/", "/jax/experimental/", "/jaxlib/",
+	"/flax/linen/", "/flax/core/", "/flax/nnx/", "/optax/_src/", "/optax/transforms/", "/orbax/",
+	"/equinox/", "/haiku/_src/", NULL,
+};
+
+bool metadata_internal_file(const char *path)
+{
+	for (const char *const *k = metadata_internal; *k; k++)
+		if (strstr(path, *k))
+			return true;
+	return false;
+}
+
+bool metadata_user_file(const char *file)
+{
+	return !metadata_internal_file(file) && (file[0] != '/' || !metadata_root);
+}
+
+/* path relative to the source root when it lies under it, else NULL. */
+static const char *metadata_under_root(const char *path)
+{
+	if (!metadata_root)
+		return NULL;
+	if (metadata_root_len == 1 && metadata_root[0] == '/')
+		return path[0] == '/' && path[1] ? path + 1 : NULL;
+	if (strncmp(path, metadata_root, metadata_root_len) || path[metadata_root_len] != '/' ||
+	    !path[metadata_root_len + 1])
+		return NULL;
+	return path + metadata_root_len + 1;
+}
+
 /* Unescapes the STRING token at sp (a stack-table file name). */
 static const char *metadata_table_string(const struct hlo_file *f, struct span sp, struct arena *a)
 {
@@ -244,34 +306,56 @@ static const char *metadata_table_string(const struct hlo_file *f, struct span s
 	return value_string(f, &tmp, a, &len);
 }
 
+/* How good a frame is as the user's line: 3 under the source root and not
+ * internal, 2 not internal (any file when there is no root), 1 any file. */
+static int metadata_frame_rank(const char *file)
+{
+	if (metadata_internal_file(file))
+		return 1;
+	if (!metadata_root || metadata_under_root(file))
+		return 3;
+	return 2;
+}
+
 bool metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, struct arena *a,
 			  const char **file, int64_t *line)
 {
+	const char *best = NULL;
+	int64_t best_line = 0;
+	int best_rank = 0;
 	if (md->source_file && md->source_file[0]) {
-		*file = md->source_file;
-		*line = md->source_line;
-		return true;
+		best = md->source_file;
+		best_line = md->source_line;
+		best_rank = 3;
 	}
 	const struct hlo_stack_tables *t = &m->stack;
-	int64_t id = md->stack_frame_id;
-	/* Parent links could loop in a malformed table: at most nframes steps. */
-	for (uint32_t steps = 0; id > 0 && id <= (int64_t)t->nframes && steps <= t->nframes; steps++) {
+	int64_t id = best ? 0 : md->stack_frame_id;
+	/* Innermost frame first; the first of the best rank wins.  Parent links
+	 * could loop in a malformed table: at most nframes steps. */
+	for (uint32_t steps = 0; id > 0 && id <= (int64_t)t->nframes && steps <= t->nframes && best_rank < 3;
+	     steps++) {
 		const struct hlo_stack_frame *fr = &t->frames[id - 1];
 		int64_t loc = fr->file_location_id;
 		if (loc > 0 && loc <= (int64_t)t->nfile_locations) {
 			const struct hlo_file_location *l = &t->file_locations[loc - 1];
 			if (l->file_name_id > 0 && l->file_name_id <= (int64_t)t->nfile_names) {
 				const char *s = metadata_table_string(m->file, t->file_names[l->file_name_id - 1], a);
-				if (s && s[0]) {
-					*file = s;
-					*line = l->line;
-					return true;
+				int rank = s && s[0] ? metadata_frame_rank(s) : 0;
+				if (rank > best_rank) {
+					best = s;
+					best_line = l->line;
+					best_rank = rank;
 				}
 			}
 		}
 		id = fr->parent_frame_id;
 	}
-	return false;
+	if (!best)
+		return false;
+	const char *rel = metadata_under_root(best);
+	*file = rel ? rel : best;
+	*line = best_line;
+	return true;
 }
 
 bool metadata_frontend(const struct hlo_file *f, struct span value, struct arena *a,

@@ -18,12 +18,26 @@ struct hlo_metadata {
  * NULL arena it only validates: string fields and profile_type stay empty. */
 bool metadata_decode(const struct hlo_file *f, struct span value, struct arena *a,
 		   struct hlo_metadata *out, struct attr_error *err);
-/* Where an instruction came from: source_file/source_line when present,
- * else the innermost frame of stack_frame_id that has a file (walking parent
- * frames only while a frame has none) through module->stack.  *file is
- * unescaped into a.  False when nothing is known. */
+/* Where an instruction came from, as the user's own line: source_file/
+ * source_line when present, else a frame of stack_frame_id (innermost
+ * first): the first under the source root that is not internal, else the
+ * first not internal, else the innermost with a file.  *file is relative to
+ * the source root when under it, and unescaped into a.  False when nothing
+ * is known. */
 bool metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, struct arena *a,
 			  const char **file, int64_t *line);
+/* The project directory whose files are the user's (--source-root; the git
+ * work tree by default, cmd.c).  NULL or "" clears it.  Set before any
+ * thread starts. */
+void metadata_set_source_root(const char *dir);
+const char *metadata_source_root(void);
+/* True for a Python file that is never the user's: installed packages
+ * (site-packages), JAX, Flax, Optax, Orbax internals. */
+bool metadata_internal_file(const char *path);
+/* True for a file metadata_source gave as the user's own line: relative to
+ * the source root (or relative as written), or, without a root, any file
+ * that is not internal. */
+bool metadata_user_file(const char *file);
 
 struct hlo_frontend_attr {
 	char *key;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "source.h"
 #include "target.h"
+#include "metadata.h"
 
 const struct config_option_info config_options[] = {
 #define OPTION(id, rule, name, kind, def, help) { pass_name_##rule, name, def, help, kind },
@@ -169,12 +170,18 @@ int config_set_arg(struct config *c, const char *name, const char *value, char *
 		ok = config_select(c, value, false, err, errlen);
 	else if (!strcmp(name, "--fail-on"))
 		ok = config_set_fail_on(c, value, err, errlen);
-	else if (!strcmp(name, "--target"))
+	else if (!strcmp(name, "--target")) {
 		ok = config_set_target(c, value, err, errlen);
+		c->target_how = NULL;
+	}
 	else if (!strcmp(name, "--hbm"))
 		ok = config_set_hbm(c, value, err, errlen);
 	else if (!strcmp(name, "--partitioned"))
 		ok = config_set_partitioned(c, value, err, errlen);
+	else if (!strcmp(name, "--source-root"))
+		ok = config_set_source_root(c, value, err, errlen);
+	else if (!strcmp(name, "--docs-url"))
+		ok = config_set_docs_url(c, value, err, errlen);
 	else if (!strncmp(name, "--", 2) && config_option_find(name + 2) >= 0)
 		ok = config_set_option(c, name + 2, value, err, errlen);
 	else
@@ -338,6 +345,66 @@ bool config_rule_enabled(const struct config *c, const struct pass *p)
 
 /* ---- Discovery ---- */
 
+bool config_set_source_root(struct config *c, const char *value, char *err, size_t errlen)
+{
+	struct stat st;
+	char abs[PATH_MAX];
+	if (!value || !value[0] || stat(value, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(value, abs)) {
+		snprintf(err, errlen, "source-root expects a directory, got '%s'", value ? value : "");
+		return false;
+	}
+	c->source_root = arena_strndup(&c->arena, abs, strlen(abs));
+	return true;
+}
+
+bool config_set_docs_url(struct config *c, const char *value, char *err, size_t errlen)
+{
+	size_t n = value ? strlen(value) : 0;
+	if (strncmp(value ? value : "", "https://", 8) && strncmp(value ? value : "", "http://", 7) &&
+	    strncmp(value ? value : "", "file://", 7)) {
+		snprintf(err, errlen, "docs-url expects an https://, http:// or file:// URL, got '%s'",
+			 value ? value : "");
+		return false;
+	}
+	while (n > 8 && value[n - 1] == '/')
+		n--;
+	c->docs_url = arena_strndup(&c->arena, value, n);
+	return true;
+}
+
+char *config_project_root(void)
+{
+	char dir[PATH_MAX];
+	if (!getcwd(dir, sizeof dir - 8))
+		return NULL;
+	for (;;) {
+		size_t n = strlen(dir);
+		char path[PATH_MAX + 8];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/.git", n == 1 ? "" : dir);
+		if (stat(path, &st) == 0)
+			return xstrdup(dir);
+		char *slash = strrchr(dir, '/');
+		if (n <= 1 || !slash)
+			return NULL;
+		if (slash == dir)
+			slash[1] = 0;
+		else
+			*slash = 0;
+	}
+}
+
+void config_apply_source_root(const struct config *c)
+{
+	if (c->source_root) {
+		metadata_set_source_root(c->source_root);
+		return;
+	}
+	char *root = config_project_root();
+	metadata_set_source_root(root);
+	free(root);
+}
+
 char *config_discover(void)
 {
 	char dir[PATH_MAX];
@@ -387,7 +454,7 @@ struct config_parser {
 	enum config_section sec;
 	struct config_suppression *cur;  /* the open [[suppress]] entry */
 	struct span cur_span;
-	bool seen_top[8];
+	bool seen_top[10];
 	bool *seen_opt;
 	int errors;
 };
@@ -530,19 +597,33 @@ static bool config_value_error(struct config_parser *ps, const struct config_val
 	return config_error(ps, ps->src->buf + v->span.start, ps->src->buf + v->span.end, "%s", msg);
 }
 
+/* A path in the config file, relative to the file's directory (the
+ * parser's arena: lives as long as the config). */
+static const char *config_relative(struct config_parser *ps, const char *path)
+{
+	const char *cfg = ps->src->path, *slash = strrchr(cfg, '/');
+	if (path[0] == '/' || !slash)
+		return path;
+	size_t n = (size_t)(slash - cfg) + 1 + strlen(path) + 1;
+	char *out = arena_alloc(&ps->c->arena, n);
+	snprintf(out, n, "%.*s/%s", (int)(slash - cfg), cfg, path);
+	return out;
+}
+
 /* k/kn: the key's text; kb/kend: where it is in the file. */
 static bool config_top_key(struct config_parser *ps, const char *k, size_t kn, const char *kb,
 			   const char *kend, const struct config_value *v)
 {
 	static const char *const keys[] = { "target", "hbm", "select", "ignore", "fail-on", "exit-zero",
-					    "partitioned", NULL };
+					    "partitioned", "source-root", "docs-url", "require-target", NULL };
 	int which = -1;
 	for (int j = 0; keys[j]; j++)
 		if (strlen(keys[j]) == kn && !memcmp(keys[j], k, kn))
 			which = j;
 	if (which < 0)
 		return config_error(ps, kb, kend, "unknown key '%.*s' (expected target, hbm, partitioned, select, "
-				    "ignore, fail-on or exit-zero, or a [options] or [[suppress]] section)", (int)kn, k);
+				    "ignore, fail-on, exit-zero, source-root, docs-url or require-target, or a "
+				    "[options] or [[suppress]] section)", (int)kn, k);
 	if (ps->seen_top[which])
 		return config_error(ps, kb, kend, "duplicate key '%s'", keys[which]);
 	ps->seen_top[which] = true;
@@ -552,7 +633,12 @@ static bool config_top_key(struct config_parser *ps, const char *k, size_t kn, c
 	case 0:
 		if (!config_want_text(ps, v, keys[which]))
 			return false;
-		return config_set_target(c, v->s, err, sizeof err) || config_value_error(ps, v, err);
+		if (!config_set_target(c, v->s, err, sizeof err))
+			return config_value_error(ps, v, err);
+		char *how = arena_alloc(&c->arena, strlen(ps->src->path) + 8);
+		sprintf(how, "from %s", ps->src->path);
+		c->target_how = how;
+		return true;
 	case 1:
 		if (!config_want_text(ps, v, keys[which]))
 			return false;
@@ -581,10 +667,21 @@ static bool config_top_key(struct config_parser *ps, const char *k, size_t kn, c
 			return false;
 		return config_set_fail_on(c, v->s, err, sizeof err) || config_value_error(ps, v, err);
 	case 5:
+	case 9:
 		if (v->kind != CV_BOOL)
-			return config_value_error(ps, v, "exit-zero expects true or false");
-		c->exit_zero = v->b;
+			return config_value_error(ps, v, which == 5 ? "exit-zero expects true or false" :
+						  "require-target expects true or false");
+		*(which == 5 ? &c->exit_zero : &c->require_target) = v->b;
 		return true;
+	case 7:
+		if (!config_want_text(ps, v, keys[which]))
+			return false;
+		return config_set_source_root(c, config_relative(ps, v->s), err, sizeof err) ||
+		       config_value_error(ps, v, err);
+	case 8:
+		if (!config_want_text(ps, v, keys[which]))
+			return false;
+		return config_set_docs_url(c, v->s, err, sizeof err) || config_value_error(ps, v, err);
 	default:
 		if (!config_want_text(ps, v, keys[which]))
 			return false;

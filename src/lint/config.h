@@ -13,6 +13,9 @@
 #include "target.h"
 
 #define CONFIG_FILE_NAME ".hlolint.toml"
+/* Where the rule documents are online (SARIF's helpUri, the JSON's docs
+ * links) unless --docs-url or docs-url = ... says otherwise. */
+#define CONFIG_DOCS_URL "https://github.com/hlolint/hlolint/blob/main"
 
 enum config_option_kind { OPTK_BYTES, OPTK_INT, OPTK_RATIO, OPTK_FRACTION };
 
@@ -57,10 +60,15 @@ struct config {
 	uint32_t npasses;
 	struct config_rules rules[2];
 	const struct target *target; /* --target / target = ...; NULL: infer from the dump */
+	const char *target_how;     /* "given with --target" or "from <config file>" */
 	int64_t hbm_bytes;          /* --hbm / hbm = ...; 0: the target's */
 	int partitioned;            /* --partitioned: -1 auto (default), 0 no, 1 yes (mem.h) */
 	enum finding_severity fail_on;   /* default FINDING_WARNING */
 	bool exit_zero;
+	/* --require-target: exit 1 when a module's capacity stays unknown. */
+	bool require_target;
+	const char *source_root;    /* --source-root / source-root = ...; NULL: the git work tree */
+	const char *docs_url;       /* --docs-url / docs-url = ...; NULL: CONFIG_DOCS_URL */
 	int64_t opt_int[CONFIG_OPT_COUNT];   /* BYTES, INT */
 	double opt_double[CONFIG_OPT_COUNT]; /* RATIO, FRACTION */
 	struct config_suppression *supp;
@@ -80,6 +88,12 @@ void config_free(struct config *c);
  * after the first directory that holds a .git entry (the project root) or
  * at /.  Returns a malloc'd path (caller frees) or NULL. */
 char *config_discover(void);
+/* The git work tree holding the working directory (the nearest directory
+ * upward with a .git entry), malloc'd, or NULL outside one. */
+char *config_project_root(void);
+/* The source root in force: c->source_root, else the git work tree, handed
+ * to metadata_set_source_root (the Python lines findings name). */
+void config_apply_source_root(const struct config *c);
 /* Reads a config file and applies it on top of c.  Errors are reported to d
  * located in the file; returns false when there was any. */
 bool config_load(struct config *c, const char *path, struct diag_sink *d);
@@ -97,11 +111,15 @@ bool config_set_partitioned(struct config *c, const char *value, char *err, size
 /* A target preset name (target.h). */
 bool config_set_target(struct config *c, const char *value, char *err, size_t errlen);
 bool config_set_fail_on(struct config *c, const char *value, char *err, size_t errlen);
+/* A directory (--source-root): must exist; kept absolute. */
+bool config_set_source_root(struct config *c, const char *value, char *err, size_t errlen);
+/* An http(s) or file URL (--docs-url), no trailing slash kept. */
+bool config_set_docs_url(struct config *c, const char *value, char *err, size_t errlen);
 /* The options.def entry called name (without "--"), or -1. */
 int config_option_find(const char *name);
 /* One command-line setting shared by check and annotate, by option name
  * with its "--" (--select, --ignore, --fail-on, --target, --hbm,
- * --partitioned, or a rule option).  Returns 1 when set, 0 on a bad value
+ * --partitioned, --source-root, --docs-url, or a rule option).  Returns 1 when set, 0 on a bad value
  * (message in err, as the setters above), -1 when name is none of them. */
 int config_set_arg(struct config *c, const char *name, const char *value, char *err, size_t errlen);
 

@@ -153,6 +153,7 @@ static void finding_metadata(struct finding_sink *s, struct finding *f, const st
 		f->source_file = file;
 		f->source_line = line;
 		f->source_via = via;
+		f->source_user = metadata_user_file(file);
 	}
 }
 

@@ -3,11 +3,7 @@
  * them); JSON and SARIF keep them marked, through json.h.  It does not
  * decide severities, suppressions or the exit status. */
 #include "report.h"
-/* Where the documents are, absolute (SARIF's helpUri): the installed copy
- * (make install), unless the build says otherwise (make DOCS_URL=...). */
-#ifndef HLOLINT_DOCS_URL
-#define HLOLINT_DOCS_URL "file:///usr/local/share/doc/hlolint"
-#endif
+#include "metadata.h"
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
@@ -35,6 +31,7 @@ struct report {
 	enum report_format fmt;
 	FILE *out;
 	const char *version;
+	const char *docs_url;       /* report_set_docs_url; CONFIG_DOCS_URL by default */
 	struct arena arena;
 	struct report_mod *mods;
 	uint32_t nmods, cap;
@@ -57,6 +54,7 @@ struct report *report_new(enum report_format fmt, FILE *out, const char *version
 	r->fmt = fmt;
 	r->out = out;
 	r->version = version;
+	r->docs_url = CONFIG_DOCS_URL;
 	arena_init(&r->arena);
 	return r;
 }
@@ -73,6 +71,12 @@ void report_free(struct report *r)
 static const char *report_dup(struct report *r, const char *s)
 {
 	return s ? arena_strndup(&r->arena, s, strlen(s)) : NULL;
+}
+
+void report_set_docs_url(struct report *r, const char *url)
+{
+	if (url)
+		r->docs_url = report_dup(r, url);
 }
 
 uint32_t report_module(struct report *r, const char *path, const struct hlo_module *m,
@@ -105,6 +109,14 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
 		}
 	}
 	return r->nmods++;
+}
+
+unsigned report_unknown_capacity(const struct report *r)
+{
+	unsigned n = 0;
+	for (uint32_t k = 0; k < r->nmods; k++)
+		n += r->mods[k].has_mem && !r->mods[k].hbm;
+	return n;
 }
 
 /* ---- JSON pieces (json.h) ---- */
@@ -244,24 +256,56 @@ void report_wrap(FILE *out, const char *prefix, const char *text, unsigned inden
 	fputc('\n', out);
 }
 
-static void report_text_one(FILE *out, const struct finding *f)
+/* "path:line:col: " of the finding's HLO instruction, or "path: ". */
+static void report_text_hlo_at(FILE *out, const struct finding *f)
 {
 	if (f->line)
 		fprintf(out, "%s:%llu:%llu: ", f->path, (unsigned long long)f->line, (unsigned long long)f->col);
 	else
 		fprintf(out, "%s: ", f->path);
+}
+
+static void report_text_py_at(FILE *out, const struct finding *f)
+{
+	if (f->source_line > 0)
+		fprintf(out, "%s:%lld: ", f->source_file, (long long)f->source_line);
+	else
+		fprintf(out, "%s: ", f->source_file);
+}
+
+/* The op_name and the user the Python line was borrowed from, as
+ * ' (op_name "...") via %user'. */
+static void report_text_origin(FILE *out, const struct finding *f)
+{
+	if (f->op_name[0])
+		fprintf(out, " (op_name \"%s\")", f->op_name);
+	if (f->source_via)
+		fprintf(out, " via %%%s", f->source_via);
+	fputc('\n', out);
+}
+
+/* The user's own Python line leads when there is one (editors and CI jump
+ * to it), the HLO instruction follows; else the HLO location leads. */
+static void report_text_one(FILE *out, const struct finding *f)
+{
+	bool py_first = f->source_file && f->source_user;
+	if (py_first)
+		report_text_py_at(out, f);
+	else
+		report_text_hlo_at(out, f);
 	fprintf(out, "%s: %s [%s]\n", finding_severity_name(f->severity), f->message, f->rule);
+	if (py_first) {
+		report_text_hlo_at(out, f);
+		fprintf(out, "note: HLO instruction%s%s", f->instruction[0] ? " %" : "", f->instruction);
+		report_text_origin(out, f);
+	}
 	if (f->src)
 		diag_print_line(out, f->src, f->span);
-	/* The Python line first, located so that editors jump to it. */
-	if (f->source_file) {
-		if (f->source_line > 0)
-			fprintf(out, "%s:%lld: ", f->source_file, (long long)f->source_line);
-		else
-			fprintf(out, "%s: ", f->source_file);
-		fprintf(out, "note: Python source%s%s%s%s%s\n", f->op_name[0] ? " (op_name \"" : "", f->op_name,
-			f->op_name[0] ? "\")" : "", f->source_via ? " via %" : "", f->source_via ? f->source_via : "");
-	} else if (f->op_name[0])
+	if (f->source_file && !py_first) {
+		report_text_py_at(out, f);
+		fputs("note: Python source", out);
+		report_text_origin(out, f);
+	} else if (!f->source_file && f->op_name[0])
 		fprintf(out, "note: op_name \"%s\"\n", f->op_name);
 	for (const struct finding_note *n = f->notes; n; n = n->next)
 		report_wrap(out, "note: ", n->text, 6);
@@ -285,36 +329,76 @@ static void report_gh_escape(FILE *out, const char *s, bool prop)
 	}
 }
 
+/* GitHub keeps an annotation's message to 64 KiB and shows far less: the
+ * message, the HLO (or Python) location and the notes, cut at this many
+ * bytes of escaped text. */
+#define REPORT_GH_MAX 4000
+
+/* An annotation on the user's Python line when known (the file GitHub
+ * shows in the pull request), else on the HLO instruction. */
 static void report_github_one(FILE *out, const struct finding *f)
 {
 	static const char *const cmd[] = { "notice", "warning", "error" };
+	bool py = f->source_file && f->source_user;
 	fprintf(out, "::%s file=", cmd[f->severity]);
-	report_gh_escape(out, f->path, true);
-	if (f->line) {
-		fprintf(out, ",line=%llu,col=%llu", (unsigned long long)f->line, (unsigned long long)f->col);
-		if (f->end_line == f->line && f->end_col > f->col)
-			fprintf(out, ",endColumn=%llu", (unsigned long long)f->end_col);
+	if (py) {
+		report_gh_escape(out, f->source_file, true);
+		if (f->source_line > 0)
+			fprintf(out, ",line=%lld", (long long)f->source_line);
+	} else {
+		report_gh_escape(out, f->path, true);
+		if (f->line) {
+			fprintf(out, ",line=%llu,col=%llu", (unsigned long long)f->line, (unsigned long long)f->col);
+			if (f->end_line == f->line && f->end_col > f->col)
+				fprintf(out, ",endColumn=%llu", (unsigned long long)f->end_col);
+		}
 	}
 	fputs(",title=", out);
 	report_gh_escape(out, f->rule, true);
 	fputs("::", out);
-	report_gh_escape(out, f->message, false);
-	if (f->source_file) {
-		char line[48];
-		snprintf(line, sizeof line, ":%lld", (long long)f->source_line);
-		fputs("%0APython source: ", out);
-		report_gh_escape(out, f->source_file, false);
-		fputs(line, out);
-		if (f->source_via) {
-			fputs(" (via %25", out);
-			report_gh_escape(out, f->source_via, false);
-			fputs(")", out);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	report_gh_escape(m, f->message, false);
+	char at[64];
+	if (py) {
+		snprintf(at, sizeof at, ":%llu:%llu", (unsigned long long)f->line, (unsigned long long)f->col);
+		fputs("%0AHLO: ", m);
+		report_gh_escape(m, f->path, false);
+		fputs(f->line ? at : "", m);
+		if (f->instruction[0]) {
+			fputs(" %25", m);
+			report_gh_escape(m, f->instruction, false);
 		}
+	} else if (f->source_file) {
+		snprintf(at, sizeof at, ":%lld", (long long)f->source_line);
+		fputs("%0APython source: ", m);
+		report_gh_escape(m, f->source_file, false);
+		fputs(at, m);
+	}
+	if (f->source_file && f->source_via) {
+		fputs(" (via %25", m);
+		report_gh_escape(m, f->source_via, false);
+		fputs(")", m);
 	}
 	for (const struct finding_note *n = f->notes; n; n = n->next) {
-		fputs("%0A", out);
-		report_gh_escape(out, n->text, false);
+		fputs("%0A", m);
+		report_gh_escape(m, n->text, false);
 	}
+	fclose(m);
+	if (len > REPORT_GH_MAX) {
+		len = REPORT_GH_MAX;
+		/* Never end inside an escape ("%0A"). */
+		for (size_t k = len - 2; k < REPORT_GH_MAX; k++)
+			if (buf[k] == '%')
+				len = k;
+		fwrite(buf, 1, len, out);
+		fputs("...", out);
+	} else
+		fwrite(buf, 1, len, out);
+	free(buf);
 	fputc('\n', out);
 }
 
@@ -529,7 +613,7 @@ static void report_text_obj(struct json_writer *w, const char *key, const char *
 	json_end_object(w);
 }
 
-static void report_sarif_rule(struct json_writer *w, const struct pass *p)
+static void report_sarif_rule(struct json_writer *w, const struct pass *p, const char *docs_url)
 {
 	json_begin_object(w);
 	report_kv_str(w, "id", p->name);
@@ -552,7 +636,7 @@ static void report_sarif_rule(struct json_writer *w, const struct pass *p)
 	report_text_obj(w, "help", help);
 	free(help);
 	char uri[512];
-	snprintf(uri, sizeof uri, "%s/docs/rules/%s.md", HLOLINT_DOCS_URL, p->name);
+	snprintf(uri, sizeof uri, "%s/docs/rules/%s.md", docs_url, p->name);
 	report_kv_str(w, "helpUri", uri);
 	json_key(w, "defaultConfiguration");
 	json_begin_object(w);
@@ -564,19 +648,22 @@ static void report_sarif_rule(struct json_writer *w, const struct pass *p)
 /* "physicalLocation": the file, and the region when there is a line (the
  * end only when it lies past the start). */
 static void report_sarif_physical(struct json_writer *w, const char *path, uint64_t line, uint64_t col,
-				  uint64_t end_line, uint64_t end_col)
+				  uint64_t end_line, uint64_t end_col, bool srcroot)
 {
 	json_key(w, "physicalLocation");
 	json_begin_object(w);
 	json_key(w, "artifactLocation");
 	json_begin_object(w);
 	report_kv_uri(w, "uri", path);
+	if (srcroot)
+		report_kv_str(w, "uriBaseId", "%SRCROOT%");
 	json_end_object(w);
 	if (line) {
 		json_key(w, "region");
 		json_begin_object(w);
 		report_kv_int(w, "startLine", (int64_t)line);
-		report_kv_int(w, "startColumn", (int64_t)col);
+		if (col)
+			report_kv_int(w, "startColumn", (int64_t)col);
 		if (end_line >= line && (end_line > line || end_col > col)) {
 			report_kv_int(w, "endLine", (int64_t)end_line);
 			report_kv_int(w, "endColumn", (int64_t)end_col);
@@ -586,19 +673,10 @@ static void report_sarif_physical(struct json_writer *w, const char *path, uint6
 	json_end_object(w);
 }
 
-static void report_sarif_result(struct json_writer *w, const struct finding *f, int rule_index, bool has_baseline)
+/* The HLO instruction as a location: file, region and its logical name. */
+static void report_sarif_hlo(struct json_writer *w, const struct finding *f)
 {
-	static const char *const level[] = { "note", "warning", "error" };
-	json_begin_object(w);
-	report_kv_str(w, "ruleId", f->rule);
-	if (rule_index >= 0)
-		report_kv_int(w, "ruleIndex", rule_index);
-	report_kv_str(w, "level", level[f->severity]);
-	report_text_obj(w, "message", f->message);
-	json_key(w, "locations");
-	json_begin_array(w);
-	json_begin_object(w);
-	report_sarif_physical(w, f->path, f->line, f->col, f->end_line, f->end_col);
+	report_sarif_physical(w, f->path, f->line, f->col, f->end_line, f->end_col, false);
 	if (f->instruction[0]) {
 		json_key(w, "logicalLocations");
 		json_begin_array(w);
@@ -612,26 +690,78 @@ static void report_sarif_result(struct json_writer *w, const struct finding *f, 
 		json_end_object(w);
 		json_end_array(w);
 	}
+}
+
+/* The Python line as a location; a file under the source root is relative
+ * to %SRCROOT% (the repository, where code scanning finds it). */
+static void report_sarif_python(struct json_writer *w, const struct finding *f)
+{
+	report_sarif_physical(w, f->source_file, f->source_line > 0 ? (uint64_t)f->source_line : 0, 0, 0, 0,
+			      f->source_user && f->source_file[0] != '/');
+}
+
+/* The "fix: ..." note, or NULL. */
+static const char *report_fix_note(const struct finding *f)
+{
+	for (const struct finding_note *n = f->notes; n; n = n->next)
+		if (!strncmp(n->text, "fix: ", 5))
+			return n->text + 5;
+	return NULL;
+}
+
+/* message: the text with the fix in it, and the same as markdown (what
+ * code scanning shows on the alert): the finding, the fix, the notes and
+ * the HLO instruction. */
+static void report_sarif_message(struct json_writer *w, const struct finding *f)
+{
+	const char *fix = report_fix_note(f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	fputs(f->message, m);
+	if (fix)
+		fprintf(m, ". Fix: %s", fix);
+	fclose(m);
+	json_key(w, "message");
+	json_begin_object(w);
+	report_kv_str(w, "text", buf);
+	free(buf);
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		json_end_object(w);
+		return;
+	}
+	fprintf(m, "**%s** (`%s`)\n\n", f->message, f->rule);
+	if (fix)
+		fprintf(m, "**Fix:** %s\n\n", fix);
+	for (const struct finding_note *n = f->notes; n; n = n->next)
+		if (n->text != (fix ? fix - 5 : NULL))
+			fprintf(m, "- %s\n", n->text);
+	if (f->instruction[0])
+		fprintf(m, "\nHLO: `%%%s` in `%s` (%s:%llu)", f->instruction, f->computation, f->path,
+			(unsigned long long)f->line);
+	if (f->op_name[0])
+		fprintf(m, ", op_name `%s`", f->op_name);
+	fclose(m);
+	report_kv_str(w, "markdown", buf);
+	free(buf);
 	json_end_object(w);
-	json_end_array(w);
-	if (f->source_file) {
-		json_key(w, "relatedLocations");
-		json_begin_array(w);
-		json_begin_object(w);
-		report_kv_int(w, "id", 1);
-		json_key(w, "physicalLocation");
-		json_begin_object(w);
-		json_key(w, "artifactLocation");
-		json_begin_object(w);
-		report_kv_uri(w, "uri", f->source_file);
-		json_end_object(w);
-		if (f->source_line > 0) {
-			json_key(w, "region");
-			json_begin_object(w);
-			report_kv_int(w, "startLine", f->source_line);
-			json_end_object(w);
-		}
-		json_end_object(w);
+}
+
+/* One related location with its id and message. */
+static void report_sarif_related(struct json_writer *w, const struct finding *f, bool hlo)
+{
+	json_begin_object(w);
+	report_kv_int(w, "id", 1);
+	if (hlo) {
+		report_sarif_hlo(w, f);
+		char msg[300];
+		snprintf(msg, sizeof msg, "HLO instruction %%%s", f->instruction);
+		report_text_obj(w, "message", msg);
+	} else {
+		report_sarif_python(w, f);
 		size_t n = strlen(f->op_name) + (f->source_via ? strlen(f->source_via) : 0) + 48;
 		char *msg = xmalloc(n);
 		int used = snprintf(msg, n, f->op_name[0] ? "Python source of %s" : "Python source", f->op_name);
@@ -639,7 +769,36 @@ static void report_sarif_result(struct json_writer *w, const struct finding *f, 
 			snprintf(msg + used, n - (size_t)used, " via %%%s", f->source_via);
 		report_text_obj(w, "message", msg);
 		free(msg);
-		json_end_object(w);
+	}
+	json_end_object(w);
+}
+
+/* The primary location is the user's Python line when known (a pull
+ * request shows it there), the HLO instruction a related one; else the
+ * other way round. */
+static void report_sarif_result(struct json_writer *w, const struct finding *f, int rule_index, bool has_baseline)
+{
+	static const char *const level[] = { "note", "warning", "error" };
+	bool py = f->source_file && f->source_user;
+	json_begin_object(w);
+	report_kv_str(w, "ruleId", f->rule);
+	if (rule_index >= 0)
+		report_kv_int(w, "ruleIndex", rule_index);
+	report_kv_str(w, "level", level[f->severity]);
+	report_sarif_message(w, f);
+	json_key(w, "locations");
+	json_begin_array(w);
+	json_begin_object(w);
+	if (py)
+		report_sarif_python(w, f);
+	else
+		report_sarif_hlo(w, f);
+	json_end_object(w);
+	json_end_array(w);
+	if (f->source_file) {
+		json_key(w, "relatedLocations");
+		json_begin_array(w);
+		report_sarif_related(w, f, py);
 		json_end_array(w);
 	}
 	json_key(w, "partialFingerprints");
@@ -692,7 +851,7 @@ static void report_sarif_invocation(struct json_writer *w, const struct diag_sin
 			json_key(w, "locations");
 			json_begin_array(w);
 			json_begin_object(w);
-			report_sarif_physical(w, e->path, e->line, e->col, 0, 0);
+			report_sarif_physical(w, e->path, e->line, e->col, 0, 0, false);
 			json_end_object(w);
 			json_end_array(w);
 		}
@@ -720,12 +879,14 @@ static void report_sarif_doc(struct report *r, const struct finding_sink *s, con
 	json_begin_object(&w);
 	report_kv_str(&w, "name", "hlolint");
 	report_kv_str(&w, "version", r->version);
-	report_kv_str(&w, "informationUri", HLOLINT_DOCS_URL "/README.md");
+	char info[600];
+	snprintf(info, sizeof info, "%s/README.md", r->docs_url);
+	report_kv_str(&w, "informationUri", info);
 	json_key(&w, "rules");
 	json_begin_array(&w);
 	int nrules = 0;
 	for (const struct pass *const *p = rules; p && *p; p++, nrules++)
-		report_sarif_rule(&w, *p);
+		report_sarif_rule(&w, *p, r->docs_url);
 	json_end_array(&w);
 	json_end_object(&w);
 	json_end_object(&w);
@@ -754,7 +915,7 @@ static void report_sarif_doc(struct report *r, const struct finding_sink *s, con
 /* One note line for the rules that could not run, in the order recorded:
  * "hlolint: note: not run: padding-waste (needs --target), hbm-over-budget
  * (needs --target or --hbm)", with "on N of M modules" when not on all. */
-static void report_text_not_run(struct report *r)
+static bool report_text_not_run(struct report *r)
 {
 	const char *rule[16], *why[16];
 	unsigned count[16], n = 0;
@@ -772,7 +933,7 @@ static void report_text_not_run(struct report *r)
 				count[j]++;
 		}
 	if (!n)
-		return;
+		return false;
 	fputs("hlolint: note: not run:", r->out);
 	for (unsigned j = 0; j < n; j++) {
 		fprintf(r->out, "%s %s (%s", j ? "," : "", rule[j], why[j]);
@@ -781,11 +942,12 @@ static void report_text_not_run(struct report *r)
 		fputc(')', r->out);
 	}
 	fputc('\n', r->out);
+	return true;
 }
 
 static void report_text_summary(struct report *r, const struct finding_sink *s, unsigned bad_files)
 {
-	report_text_not_run(r);
+	bool said = report_text_not_run(r);   /* it names --target and --hbm */
 	unsigned count[3] = { 0, 0, 0 }, suppressed = 0, baseline = 0;
 	for (uint32_t k = 0; k < s->n; k++) {
 		const struct finding *f = s->items[k];
@@ -805,6 +967,12 @@ static void report_text_summary(struct report *r, const struct finding_sink *s, 
 		fprintf(r->out, "; %u in baseline", baseline);
 	if (bad_files)
 		fprintf(r->out, "; %u file%s with errors (see above)", bad_files, bad_files == 1 ? "" : "s");
+	unsigned unknown = report_unknown_capacity(r);
+	if (unknown)
+		fprintf(r->out, "; capacity unknown%s%s", r->nmods > 1 ? " in " : "",
+			r->nmods > 1 ? (unknown == r->nmods ? "all" : "some") : "");
+	if (unknown && !said)
+		fputs(" (pass --target or --hbm)", r->out);
 	fputc('\n', r->out);
 }
 

@@ -23,6 +23,9 @@ struct mem_model;
 /* A report writing to out; version is the tool's, for SARIF. */
 struct report *report_new(enum report_format fmt, FILE *out, const char *version);
 void report_free(struct report *r);
+/* Where the rule documents are (SARIF's helpUri): --docs-url / docs-url =
+ * ...; NULL keeps CONFIG_DOCS_URL. */
+void report_set_docs_url(struct report *r, const char *url);
 
 /* Registers the summary of a checked module (path as given; mm may be NULL
  * when no memory model was built) and returns its index, which the driver
@@ -34,6 +37,10 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
  * (sorted, suppressions and baseline applied) and while their source is
  * still loaded: text and github print them now. */
 void report_file(struct report *r, const struct finding_sink *s, uint32_t from);
+
+/* How many registered modules have a memory model but no capacity (no
+ * --target or --hbm given, none inferred): --require-target fails on them. */
+unsigned report_unknown_capacity(const struct report *r);
 
 /* Writes what remains: the JSON or SARIF document, or the text summary
  * line (which mentions bad_files, the inputs that could not be read or

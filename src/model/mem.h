@@ -89,6 +89,7 @@ static inline struct hlo_comp *mem_buffer_owner(const struct mem_buffer *b)
 
 struct mem_options {
 	const struct target *target;  /* NULL: inferred from the dump */
+	const char *target_how;       /* where target came from; NULL: "given with --target" */
 	uint64_t hbm_bytes;           /* 0: the target's capacity */
 	int partitioned;              /* -1 decide (MEMORY_FACTS §5.4), 0 global shapes, 1 per-device */
 	const char *path;             /* input file name, a §5.4 signal; may be NULL */

@@ -206,7 +206,8 @@ void mem_decide_reading(struct mem_ctx *x, const struct mem_options *o)
 
 	if (o->target) {
 		mm->target = o->target;
-		snprintf(mm->target_reason, sizeof mm->target_reason, "given with --target");
+		snprintf(mm->target_reason, sizeof mm->target_reason, "%s",
+			 o->target_how ? o->target_how : "given with --target");
 	} else {
 		mm->target = target_infer(m, o->path, mm->target_reason, sizeof mm->target_reason);
 	}

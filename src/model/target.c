@@ -4,6 +4,7 @@
  * estimator never asks a live device (§8: prefer bytes_limit when one is at
  * hand). */
 #include "target.h"
+#include "dumpdir.h"
 #include "attr.h"
 #include "size.h"
 #include <ctype.h>
@@ -190,8 +191,46 @@ static bool target_path_has(const char *path, const char *s)
 	return path && strstr(path, s);
 }
 
+/* libtpu's names of the TPU generations in a dump's target_arguments.txt
+ * (tpu_topology_args version and variant), as the compiles of corpora/xla
+ * for each topology wrote them (libtpu 0.0.42.1); v2 and v3 by their public
+ * code names. */
+static const struct {
+	const char *version;
+	bool lite;
+	const char *preset;
+} target_tpu_versions[] = {
+	{ "TPU_VERSION_JELLYFISH", false, "tpu-v2" },
+	{ "TPU_VERSION_DRAGONFISH", false, "tpu-v3" },
+	{ "TPU_VERSION_PUFFERFISH", false, "tpu-v4" },
+	{ "TPU_VERSION_VIPERFISH", true, "tpu-v5e" },
+	{ "TPU_VERSION_VIPERFISH", false, "tpu-v5p" },
+	{ "TPU_VERSION_GHOSTLITE", false, "tpu-v6e" },
+	{ "TPU_VERSION_GHOSTLITE", true, "tpu-v6e" },
+	{ "TPU_VERSION_6acc60406", false, "tpu-v7" },
+};
+
+/* The preset the dump's target_arguments.txt names, or NULL. */
+static const struct target *target_from_dump(const char *path, char *reason, size_t cap)
+{
+	char version[64];
+	bool lite;
+	if (!path || !dumpdir_tpu_version(path, version, sizeof version, &lite))
+		return NULL;
+	for (size_t k = 0; k < sizeof target_tpu_versions / sizeof target_tpu_versions[0]; k++)
+		if (!strcmp(target_tpu_versions[k].version, version) && target_tpu_versions[k].lite == lite) {
+			snprintf(reason, cap, "inferred: the dump's target_arguments.txt says %s%s", version,
+				 lite ? " lite" : "");
+			return target_find(target_tpu_versions[k].preset);
+		}
+	return NULL;
+}
+
 const struct target *target_infer(struct hlo_module *m, const char *path, char *reason, size_t cap)
 {
+	const struct target *t = target_from_dump(path, reason, cap);
+	if (t)
+		return t;
 	struct target_scan sc = { .file = m->file };
 	struct ir_visitor v = { .instr = target_visit };
 	ir_walk(m, &v, &sc);

@@ -17,7 +17,7 @@ f=tests/check/format_text.hlo
 
 "$HLOLINT" check --no-config --baseline "$tmp/b.txt" "$f" >"$tmp/out"
 [ $? -eq 0 ] || fail "all findings in the baseline should exit 0"
-grep -q '; 3 in baseline$' "$tmp/out" || fail "summary should count 3 in baseline: $(tail -n 1 "$tmp/out")"
+grep -Eq '; 3 in baseline(;|$)' "$tmp/out" || fail "summary should count 3 in baseline: $(tail -n 1 "$tmp/out")"
 
 "$HLOLINT" check --no-config --baseline "$tmp/b.txt" "$f" tests/rules/host-transfer/fires_debug_print.hlo >"$tmp/out"
 [ $? -eq 1 ] || fail "a new finding should fail"
@@ -28,7 +28,7 @@ sed -n '/^HloModule/,$p' tests/check/fail_on_error.hlo >"$tmp/one.hlo"
 "$HLOLINT" check --no-config --write-baseline "$tmp/one.txt" "$tmp/one.hlo" >/dev/null
 "$HLOLINT" check --no-config --baseline "$tmp/one.txt" "$tmp/one.hlo" "$tmp/one.hlo" >"$tmp/out"
 [ $? -eq 1 ] || fail "the second identical finding is not in the baseline"
-grep -q '1 warning, 0 notes in 2 modules; 1 in baseline$' "$tmp/out" || fail "duplicate counting: $(tail -n 1 "$tmp/out")"
+grep -Eq '1 warning, 0 notes in 2 modules; 1 in baseline(;|$)' "$tmp/out" || fail "duplicate counting: $(tail -n 1 "$tmp/out")"
 
 # An unreadable baseline is an error (2), not an empty baseline.
 "$HLOLINT" check --no-config --baseline "$tmp/missing.txt" "$f" >/dev/null 2>"$tmp/err"
