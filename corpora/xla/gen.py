@@ -5,7 +5,8 @@ and store what it said, for hlolint's fidelity tests (tests/xla/).
 TPU targets compile deviceless: libtpu gives the devices of a topology
 (jax.experimental.topologies.get_topology_desc) on a CPU-only machine; the
 GPU target does the same through jax-cuda12-plugin with an H100 target
-config; the CPU target uses 8 host devices.  For every program case and target it
+config; the CPU target uses 8 host devices.  The recipe is the Python
+package's (python/hlolint/jax.py: devices, compile_for), used here.  For every program case and target it
 writes corpora/xla/out/<program>/<case>/<target>/:
   compiled.hlo.gz                 compiled.as_text()
   after_optimizations.hlo.gz      the --xla_dump_to after-optimizations module
@@ -35,44 +36,39 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
 os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=8").strip()
 
+# The deviceless recipe has one home, the Python package (hlolint.jax).
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import jax  # noqa: E402  (after the environment above)
 import numpy as np  # noqa: E402
-from jax.experimental import topologies  # noqa: E402
 from jax.sharding import Mesh  # noqa: E402
+from hlolint import jax as hjax  # noqa: E402
 
-# name -> (topology_name, chip_config_name, mesh shape); None topology = host
-# CPU; "gpu:" topologies compile deviceless for CUDA with GPU_CONFIG.
+# name -> (topology as hlolint.jax takes it, mesh shape); the chip config
+# (megacore on v4 and v5p) and the H100 description are hlolint.jax's.
 TARGETS = {
-    "tpu-v4": ("v4:2x2x1", "megacore", (2, 2)),
-    "tpu-v5e": ("v5e:2x4", "default", (2, 4)),
-    "tpu-v5p": ("v5p:2x2x1", "megacore", (2, 2)),
-    "tpu-v6e": ("v6e:2x4", "default", (2, 4)),
-    "tpu-v7": ("tpu7x:2x2x1", "default", (2, 4)),
-    "h100": ("gpu:1x1x8", "h100", (2, 4)),
-    "cpu": (None, None, (2, 4)),
+    "tpu-v4": ("v4:2x2x1", (2, 2)),
+    "tpu-v5e": ("v5e:2x4", (2, 4)),
+    "tpu-v5p": ("v5p:2x2x1", (2, 2)),
+    "tpu-v6e": ("v6e:2x4", (2, 4)),
+    "tpu-v7": ("tpu7x:2x2x1", (2, 4)),
+    "h100": ("h100:1x1x8", (2, 4)),
+    "cpu": ("cpu", (2, 4)),
 }
 
-# The device description XLA:GPU compiles for without a GPU: H100 SXM 80GB
-# (sm_90, 132 SMs), from NVIDIA's published specifications.  Only what the
-# compiler's cost model and memory checks read.
-H100 = dict(threads_per_block_limit=1024, threads_per_warp=32, shared_memory_per_block=49152,
-            shared_memory_per_core=233472, threads_per_core_limit=2048, core_count=132, fpus_per_core=128,
-            block_dim_limit_x=2147483647, block_dim_limit_y=65535, block_dim_limit_z=65535,
-            memory_bandwidth=3352320000000, l2_cache_size=52428800, clock_rate_ghz=1.98,
-            device_memory_size=84942979072, shared_memory_per_block_optin=232448,
-            registers_per_core_limit=65536, registers_per_block_limit=65536)
-GPU_CONFIGS = {"h100": (H100, 9, 0, "NVIDIA H100 80GB HBM3")}
-# Autotuning needs a device; the deviceless compile must not try.
-GPU_OPTIONS = {"xla_gpu_shard_autotuning": False, "xla_gpu_autotune_level": 0}
+
+def target_line(t):
+    """VERSIONS.txt's row of target t: name, topology, chip config, mesh."""
+    topo, shape = TARGETS[t]
+    name, _, dims = topo.partition(":")
+    if topo == "cpu":
+        where, chip = "host", "-"
+    elif name in hjax.GPU_CONFIGS:
+        where, chip = "gpu:" + dims, name
+    else:
+        where, chip = topo, hjax.TPU_GENERATIONS[name][1]
+    return f"target\t{t}\t{where}\t{chip}\tmesh {shape[0]}x{shape[1]} (data, model)\n"
 
 
-def gpu_target_config(name):
-    """A GpuTargetConfigProto in text format for get_topology_desc(platform="cuda")."""
-    info, major, minor, desc = GPU_CONFIGS[name]
-    body = "".join(f"  {k}: {v}\n" for k, v in info.items())
-    body += f"  cuda_compute_capability {{ major: {major} minor: {minor} }}\n"
-    return (f"gpu_device_info {{\n{body}}}\nplatform_name: \"CUDA\"\n"
-            f"dnn_version_info {{ major: 9 minor: 1 }}\ndevice_description_str: \"{desc}\"\n")
 PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "act_offload", "offload_levers", "donation", "gpt"]
 MEMORY_FIELDS = ["argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes",
                  "generated_code_size_in_bytes", "host_argument_size_in_bytes", "host_output_size_in_bytes",
@@ -81,14 +77,8 @@ MEMORY_FIELDS = ["argument_size_in_bytes", "output_size_in_bytes", "alias_size_i
 
 
 def devices_of(target):
-    topo, chip, shape = TARGETS[target]
-    if topo is None:
-        devs = jax.devices("cpu")
-    elif topo.startswith("gpu:"):
-        devs = topologies.get_topology_desc(platform="cuda", topology=topo[4:],
-                                            target_config=gpu_target_config(chip)).devices
-    else:
-        devs = topologies.get_topology_desc(topology_name=topo, platform="tpu", chip_config_name=chip).devices
+    topo, shape = TARGETS[target]
+    devs = hjax.devices(topo)
     n = shape[0] * shape[1]
     if len(devs) < n:
         raise SystemExit(f"gen.py: {target} has {len(devs)} devices, mesh {shape} needs {n}")
@@ -126,11 +116,7 @@ def compile_case(case, outdir, target):
     status, mem = "ok", {}
     try:
         # Every argument carries its NamedSharding: no mesh context needed.
-        lowered = jax.jit(case.fn, **case.jit).lower(*case.args)
-        opts = {"xla_dump_to": dump, "xla_dump_hlo_as_text": True}
-        if TARGETS[target][0] and TARGETS[target][0].startswith("gpu:"):
-            opts.update(GPU_OPTIONS)
-        compiled = lowered.compile(compiler_options=opts)
+        compiled = hjax.compile_for(case.fn, *case.args, topology=TARGETS[target][0], dump_to=dump, **case.jit)
         write_gz(os.path.join(outdir, "compiled.hlo.gz"), compiled.as_text())
         ma = compiled.memory_analysis()
         mem = {k: int(getattr(ma, k)) for k in MEMORY_FIELDS if hasattr(ma, k)}
@@ -230,8 +216,7 @@ def main():
         f.write("compile\tcompiler_options={xla_dump_to: <tmp>, xla_dump_hlo_as_text: true}"
                 " (GPU: + xla_gpu_shard_autotuning=false, xla_gpu_autotune_level=0)\n")
         for t in TARGETS:
-            topo, chip, shape = TARGETS[t]
-            f.write(f"target\t{t}\t{topo or 'host'}\t{chip or '-'}\tmesh {shape[0]}x{shape[1]} (data, model)\n")
+            f.write(target_line(t))
     if bad:  # a program bug, not a compiler verdict: never commit it
         for k in sorted(bad):
             print("gen.py: error (see its error.txt): " + "/".join(k), file=sys.stderr)
