@@ -65,7 +65,7 @@ FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale demo corpus-xla check-xla install uninstall FORCE
+.PHONY: all clean deps check check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -208,6 +208,11 @@ check: $(DEPS_STAMP)
 	$(replay_all) \
 	HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
 	exit $$st
+
+# The Python package (pyproject.toml, python/hlolint): the wheel built and
+# installed in a fresh venv, its tests (tests/python) under pytest.
+check-python: all
+	$(Q)sh tests/python/run.sh
 
 check-san: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory SAN=1 check
