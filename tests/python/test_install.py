@@ -81,3 +81,18 @@ def test_pip_install_dot(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(target))
     q = run(sys.executable, "-m", "hlolint", "check", "--no-config", EXAMPLE, env=env, cwd=str(tmp_path))
     assert q.returncode == 1 and "host-transfer" in q.stdout
+
+
+def test_pre_commit_hook():
+    # The hook installs this package (language: python) and takes the dumps users commit.
+    import re
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as f:
+        text = f.read()
+    assert re.search(r"^\s*language: python$", text, re.M)
+    assert re.search(r"^\s*entry: hlolint check --require-target$", text, re.M)
+    pat = re.compile(re.search(r"^\s*files: '(.*)'$", text, re.M).group(1))
+    for name in ["compiled.txt", "exports/compiled.txt", "step.hlo", "d/step.hlo.gz",
+                 "dump/module_0001.jit_f.cl_1.after_optimizations.txt"]:
+        assert pat.search(name), name
+    for name in ["notes.txt", "dump/module_0001.jit_f.after_optimizations-buffer-assignment.txt", "x.hlo.bak"]:
+        assert not pat.search(name), name
