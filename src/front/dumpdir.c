@@ -183,6 +183,25 @@ static char *dumpdir_exists(const char *a, const char *b, const char *c)
 	return NULL;
 }
 
+/* One module per folder (corpora/xla/out): <dir>/<what>.txt (or .txt.gz
+ * when gz) beside a file named after_optimizations.*, never beside any
+ * other; malloc'd path or NULL. */
+static char *dumpdir_in_folder(const char *path, const char *what, bool gz)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	if (strncmp(name, "after_optimizations.", 20))
+		return NULL;
+	char *dir = slash ? xstrdup(path) : xstrdup("."), sep[80];
+	if (slash)
+		dir[slash - path] = 0;
+	snprintf(sep, sizeof sep, "/%s", what);
+	char *p = dumpdir_exists(dir, sep, ".txt");
+	if (!p && gz)
+		p = dumpdir_exists(dir, sep, ".txt.gz");
+	free(dir);
+	return p;
+}
+
 char *dumpdir_module_file(const char *path, const char *what)
 {
 	/* XLA: <prefix>.after_optimizations.txt -> <prefix>.<what>.txt */
@@ -199,17 +218,7 @@ char *dumpdir_module_file(const char *path, const char *what)
 		free(base);
 		return p;
 	}
-	/* One module per folder (corpora/xla/out): <dir>/<what>.txt. */
-	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
-	if (strncmp(name, "after_optimizations.", 20))
-		return NULL;
-	char *dir = slash ? xstrdup(path) : xstrdup(".");
-	if (slash)
-		dir[slash - path] = 0;
-	snprintf(dot, sizeof dot, "/%s", what);
-	char *p = dumpdir_exists(dir, dot, ".txt");
-	free(dir);
-	return p;
+	return dumpdir_in_folder(path, what, false);
 }
 
 /* The value after "key: " on a line of f, unquoted, into out; false at EOF. */
@@ -271,20 +280,5 @@ char *dumpdir_sidecar(const char *path, const char *what)
 	if (!p)
 		p = dumpdir_exists(base, dash, ".txt.gz");
 	free(base);
-	if (p)
-		return p;
-	/* One module per folder (corpora/xla/out): <dir>/<what>.txt beside a
-	 * file named after_optimizations.*, never beside any other. */
-	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
-	if (strncmp(name, "after_optimizations.", 20))
-		return NULL;
-	char *dir = slash ? xstrdup(path) : xstrdup(".");
-	if (slash)
-		dir[slash - path] = 0;
-	snprintf(dash, sizeof dash, "/%s", what);
-	p = dumpdir_exists(dir, dash, ".txt");
-	if (!p)
-		p = dumpdir_exists(dir, dash, ".txt.gz");
-	free(dir);
-	return p;
+	return p ? p : dumpdir_in_folder(path, what, true);
 }
