@@ -53,16 +53,13 @@ class _Input:
         self._dir: Optional[tempfile.TemporaryDirectory] = None
 
     def file(self) -> str:
-        if self.path is not None:
-            return self.path
-        if self._dir is None:
+        """The path to hand the binary; text is written once, named after its module."""
+        if self.path is None:
             self._dir = tempfile.TemporaryDirectory(prefix="hlolint-")
-            name = _module_name(self.text or "") or "module"
-            p = os.path.join(self._dir.name, name + ".hlo")
-            with open(p, "w") as f:
+            self.path = os.path.join(self._dir.name, (_module_name(self.text or "") or "module") + ".hlo")
+            with open(self.path, "w") as f:
                 f.write(self.text or "")
-            self.path_tmp = p
-        return self.path_tmp
+        return self.path
 
 
 def _module_name(text: str) -> Optional[str]:
@@ -151,7 +148,7 @@ def check(x: Any, *, target: Optional[str] = None, hbm: Union[str, int, None] = 
     Lowered).  target: a preset ('tpu-v5e', 'h100', ...); hbm: '16G' or bytes;
     config: a .hlolint.toml ('' = none); rules: the rules to run (default
     all); options: more CLI options ('--host-transfer-min-bytes', '1M')."""
-    inp = _Input(x)
+    inp = x if isinstance(x, _Input) else _Input(x)
     opts = _options(target, hbm, config, rules, source_root, require_target, options)
     code, out, _ = run(["check", "--format", "json", *opts, inp.file()])
     doc = json.loads(out)
@@ -216,8 +213,7 @@ def annotate(x: Any, *, apply: bool = False, target: Optional[str] = None, hbm: 
         run(["annotate", *opts, *(["--apply"] if apply else []), inp.file(), "-o", out_path])
         with open(out_path) as f:
             annotated = f.read()
-    r = check(inp.text if inp.text is not None else inp.path, target=target, hbm=hbm, config=config, rules=rules,
-              source_root=source_root)
+    r = check(inp, target=target, hbm=hbm, config=config, rules=rules, source_root=source_root)
     r.command = "annotate"
     r.output = annotated
     return r

@@ -156,7 +156,7 @@ def check_jit(fn: Any, *args: Any, topology: str = "v5e:2x4", target: Optional[s
             if not is_oom(e):
                 raise
             mods = [n for n in os.listdir(dump) if n.endswith("after_optimizations.txt")]
-            return api.oom(str(e) if str(e).endswith("\n") else str(e) + "\n", dump if mods else None,
+            return api.oom(str(e).rstrip("\n") + "\n", dump if mods else None,
                            target=tgt, config=config, source_root=source_root)
     return api.check(compiled, target=tgt, hbm=hbm, rules=rules, config=config, source_root=source_root,
                      require_target=True)

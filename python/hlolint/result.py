@@ -34,6 +34,7 @@ class Source:
     file: str
     line: int
     via: Optional[str] = None
+    user: bool = False          # the user's own file (under the source root): leads the text output
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,8 @@ class Finding:
         known = {f.name for f in dataclasses.fields(cls)}
         src = d.get("source")
         kw = {k: d[k] for k in known if k in d and k not in ("source", "fields")}
-        kw["source"] = Source(src["file"], int(src.get("line") or 0), src.get("via")) if src else None
+        kw["source"] = (Source(src["file"], int(src.get("line") or 0), src.get("via"), bool(src.get("user")))
+                        if src else None)
         kw["fields"] = {k: v for k, v in d.items() if k not in known}
         kw.setdefault("notes", [])
         return cls(**kw)

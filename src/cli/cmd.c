@@ -179,16 +179,20 @@ int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 	return !strcmp(s, "--exit-zero") || !strcmp(s, "--require-target") || !strcmp(s, "--no-require-target");
 }
 
-bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct diag_sink *d,
-		     bool (*apply)(int argc, char **argv, struct config *cfg), int argc, char **argv)
+bool cmd_config_load(const char *path, bool no_config, struct config *cfg, struct diag_sink *d)
 {
 	char *found = NULL;
-	const char *path = a->config;
-	if (!path && !a->no_config)
+	if (!path && !no_config)
 		path = found = config_discover();
 	bool ok = !path || config_load(cfg, path, d);
 	free(found);
-	if (!ok || !apply(argc, argv, cfg))
+	return ok;
+}
+
+bool cmd_lint_config(const struct cmd_lint_args *a, struct config *cfg, struct diag_sink *d,
+		     bool (*apply)(int argc, char **argv, struct config *cfg), int argc, char **argv)
+{
+	if (!cmd_config_load(a->config, a->no_config, cfg, d) || !apply(argc, argv, cfg))
 		return false;
 	config_apply_source_root(cfg);
 	return !a->baseline || config_baseline_load(cfg, a->baseline, d);

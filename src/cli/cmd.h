@@ -115,6 +115,9 @@ struct cmd_lint_args {
  * --baseline, --max-errors, -j, --exit-zero, applied later): 1 taken (*i past
  * its value), 0 not one of them, -1 after a usage message. */
 int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a);
+/* The config file path, else the discovered one unless no_config, loaded
+ * into cfg; false having reported why to d. */
+bool cmd_config_load(const char *path, bool no_config, struct config *cfg, struct diag_sink *d);
 /* The project config (a->config, else the discovered one unless
  * --no-config), then argv's options through apply, then the baseline;
  * false having said why. */

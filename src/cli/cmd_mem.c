@@ -580,13 +580,9 @@ static bool cmd_mem_deliver(void *ctx, int k, void *res)
 static bool cmd_mem_config(struct cmd_mem_opts *o)
 {
 	struct diag_sink d;
+	char err[512];
 	diag_init(&d, stderr, 20);
-	char *found = NULL, err[512];
-	const char *path = o->config;
-	if (!path && !o->no_config)
-		path = found = config_discover();
-	bool ok = !path || config_load(&o->cfg, path, &d);
-	free(found);
+	bool ok = cmd_config_load(o->config, o->no_config, &o->cfg, &d);
 	diag_free(&d);
 	if (ok && o->source_root && !config_set_source_root(&o->cfg, o->source_root, err, sizeof err)) {
 		fprintf(stderr, "hlolint: error: %s\n", err);

@@ -259,11 +259,6 @@ void metadata_set_source_root(const char *dir)
 	metadata_root_len = n;
 }
 
-const char *metadata_source_root(void)
-{
-	return metadata_root;
-}
-
 /* Frames that are never the user's: installed packages and the frameworks'
  * own trees (a JAX or Flax checkout), Python's frozen modules. */
 static const char *const metadata_internal[] = {
@@ -272,7 +267,7 @@ static const char *const metadata_internal[] = {
 	"/equinox/", "/haiku/_src/", NULL,
 };
 
-bool metadata_internal_file(const char *path)
+static bool metadata_internal_file(const char *path)
 {
 	for (const char *const *k = metadata_internal; *k; k++)
 		if (strstr(path, *k))

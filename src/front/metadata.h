@@ -30,13 +30,9 @@ bool metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, 
  * work tree by default, cmd.c).  NULL or "" clears it.  Set before any
  * thread starts. */
 void metadata_set_source_root(const char *dir);
-const char *metadata_source_root(void);
-/* True for a Python file that is never the user's: installed packages
- * (site-packages), JAX, Flax, Optax, Orbax internals. */
-bool metadata_internal_file(const char *path);
 /* True for a file metadata_source gave as the user's own line: relative to
  * the source root (or relative as written), or, without a root, any file
- * that is not internal. */
+ * that is not internal (installed packages, JAX, Flax, Optax, Orbax). */
 bool metadata_user_file(const char *file);
 
 struct hlo_frontend_attr {

@@ -359,39 +359,17 @@ bool config_set_source_root(struct config *c, const char *value, char *err, size
 
 bool config_set_docs_url(struct config *c, const char *value, char *err, size_t errlen)
 {
-	size_t n = value ? strlen(value) : 0;
-	if (strncmp(value ? value : "", "https://", 8) && strncmp(value ? value : "", "http://", 7) &&
-	    strncmp(value ? value : "", "file://", 7)) {
-		snprintf(err, errlen, "docs-url expects an https://, http:// or file:// URL, got '%s'",
-			 value ? value : "");
+	if (!value)
+		value = "";
+	size_t n = strlen(value);
+	if (strncmp(value, "https://", 8) && strncmp(value, "http://", 7) && strncmp(value, "file://", 7)) {
+		snprintf(err, errlen, "docs-url expects an https://, http:// or file:// URL, got '%s'", value);
 		return false;
 	}
 	while (n > 8 && value[n - 1] == '/')
 		n--;
 	c->docs_url = arena_strndup(&c->arena, value, n);
 	return true;
-}
-
-char *config_project_root(void)
-{
-	char dir[PATH_MAX];
-	if (!getcwd(dir, sizeof dir - 8))
-		return NULL;
-	for (;;) {
-		size_t n = strlen(dir);
-		char path[PATH_MAX + 8];
-		struct stat st;
-		snprintf(path, sizeof path, "%s/.git", n == 1 ? "" : dir);
-		if (stat(path, &st) == 0)
-			return xstrdup(dir);
-		char *slash = strrchr(dir, '/');
-		if (n <= 1 || !slash)
-			return NULL;
-		if (slash == dir)
-			slash[1] = 0;
-		else
-			*slash = 0;
-	}
 }
 
 void config_apply_source_root(const struct config *c)
@@ -405,7 +383,10 @@ void config_apply_source_root(const struct config *c)
 	free(root);
 }
 
-char *config_discover(void)
+/* The one walk up from the working directory: the first CONFIG_FILE_NAME
+ * (want_root false) or the directory itself (want_root true), stopping at
+ * the first directory holding a .git entry or at /. */
+static char *config_walk_up(bool want_root)
 {
 	char dir[PATH_MAX];
 	if (!getcwd(dir, sizeof dir - sizeof CONFIG_FILE_NAME - 8))
@@ -415,19 +396,29 @@ char *config_discover(void)
 		char path[PATH_MAX + sizeof CONFIG_FILE_NAME + 8];
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", n == 1 ? "" : dir, CONFIG_FILE_NAME);
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		if (!want_root && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 			return xstrdup(path);
 		snprintf(path, sizeof path, "%s/.git", n == 1 ? "" : dir);
-		if (stat(path, &st) == 0 || n <= 1)
-			return NULL;
+		if (stat(path, &st) == 0)
+			return want_root ? xstrdup(dir) : NULL;
 		char *slash = strrchr(dir, '/');
-		if (!slash)
+		if (n <= 1 || !slash)
 			return NULL;
 		if (slash == dir)
 			slash[1] = 0;
 		else
 			*slash = 0;
 	}
+}
+
+char *config_discover(void)
+{
+	return config_walk_up(false);
+}
+
+char *config_project_root(void)
+{
+	return config_walk_up(true);
 }
 
 /* ---- The config file ---- */

@@ -61,7 +61,7 @@ struct finding {
 	const char *source_file;    /* Python file (metadata or StackFrames), NULL when unknown */
 	int64_t source_line;
 	const char *source_via;     /* the user the source was taken from (no '%'), NULL: its own */
-	bool source_user;           /* source_file is the user's own file (metadata_user_file) */
+	bool source_user;           /* source_file is set and the user's own (metadata_user_file) */
 	const char *message;        /* one line, lower case start, no final period */
 	struct finding_note *notes, *notes_tail;
 	enum finding_suggest suggest;

@@ -15,7 +15,8 @@ bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const
 	sink->src = src;
 	sink->file_index = file_index;
 	struct mem_options mo = {
-		.target = c->target, .target_how = c->target_how, .hbm_bytes = (uint64_t)c->hbm_bytes, .partitioned = c->partitioned,
+		.target = c->target, .target_how = c->target_how, .hbm_bytes = (uint64_t)c->hbm_bytes,
+		.partitioned = c->partitioned,
 		.path = src->path, .pack_later = true,
 	};
 	struct xla_stats xs;

@@ -3,7 +3,6 @@
  * them); JSON and SARIF keep them marked, through json.h.  It does not
  * decide severities, suppressions or the exit status. */
 #include "report.h"
-#include "metadata.h"
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
@@ -200,6 +199,8 @@ static void report_json_source(struct json_writer *w, const struct finding *f)
 	report_kv_int(w, "line", f->source_line);
 	if (f->source_via)
 		report_kv_str(w, "via", f->source_via);
+	json_key(w, "user");      /* the user's own file (under the source root): what leads the text */
+	json_bool(w, f->source_user);
 	json_end_object(w);
 }
 
@@ -288,7 +289,7 @@ static void report_text_origin(FILE *out, const struct finding *f)
  * to it), the HLO instruction follows; else the HLO location leads. */
 static void report_text_one(FILE *out, const struct finding *f)
 {
-	bool py_first = f->source_file && f->source_user;
+	bool py_first = f->source_user;
 	if (py_first)
 		report_text_py_at(out, f);
 	else
@@ -339,7 +340,7 @@ static void report_gh_escape(FILE *out, const char *s, bool prop)
 static void report_github_one(FILE *out, const struct finding *f)
 {
 	static const char *const cmd[] = { "notice", "warning", "error" };
-	bool py = f->source_file && f->source_user;
+	bool py = f->source_user;
 	fprintf(out, "::%s file=", cmd[f->severity]);
 	if (py) {
 		report_gh_escape(out, f->source_file, true);
@@ -715,20 +716,15 @@ static const char *report_fix_note(const struct finding *f)
 static void report_sarif_message(struct json_writer *w, const struct finding *f)
 {
 	const char *fix = report_fix_note(f);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m)
-		return;
-	fputs(f->message, m);
-	if (fix)
-		fprintf(m, ". Fix: %s", fix);
-	fclose(m);
+	size_t cap = strlen(f->message) + (fix ? strlen(fix) : 0) + 8;
+	char *buf = xmalloc(cap);
+	snprintf(buf, cap, "%s%s%s", f->message, fix ? ". Fix: " : "", fix ? fix : "");
 	json_key(w, "message");
 	json_begin_object(w);
 	report_kv_str(w, "text", buf);
 	free(buf);
-	m = open_memstream(&buf, &len);
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
 	if (!m) {
 		json_end_object(w);
 		return;
@@ -779,7 +775,7 @@ static void report_sarif_related(struct json_writer *w, const struct finding *f,
 static void report_sarif_result(struct json_writer *w, const struct finding *f, int rule_index, bool has_baseline)
 {
 	static const char *const level[] = { "note", "warning", "error" };
-	bool py = f->source_file && f->source_user;
+	bool py = f->source_user;
 	json_begin_object(w);
 	report_kv_str(w, "ruleId", f->rule);
 	if (rule_index >= 0)

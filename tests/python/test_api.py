@@ -25,6 +25,7 @@ def test_check_typed(capsys):
     assert isinstance(f, Finding) and f.rule == "host-transfer" and f.severity == "warning"
     assert (f.line, f.column, f.instruction) == (87, 4, "debug-print")
     assert f.python_file == "/work/train.py" and f.python_line == 43
+    assert not f.source.user  # outside the git work tree the tests run in
     assert f.fix.startswith("remove the leftover jax.debug.print")
     assert f.fields["mechanism"] == "debug_callback"
     m = r.memory

@@ -46,7 +46,7 @@ def test_compile_for_and_check_jit():
     assert r.memory.xla and r.memory.xla["argument_size_in_bytes"] == r.memory.arguments
     f = [f for f in r.findings if f.rule == "host-transfer"][0]
     # The user's own line: this file, relative to the git work tree.
-    assert f.python_file == "tests/python/test_jax.py", f.python_file
+    assert f.python_file == "tests/python/test_jax.py" and f.source.user, f.source
     assert f.python_line == _step.__code__.co_firstlineno + 7
     assert str(r).startswith("tests/python/test_jax.py:")
 
