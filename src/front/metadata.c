@@ -301,15 +301,17 @@ static const char *metadata_table_string(const struct hlo_file *f, struct span s
 	return value_string(f, &tmp, a, &len);
 }
 
-/* How good a frame is as the user's line: 3 under the source root and not
- * internal, 2 not internal (any file when there is no root), 1 any file. */
+/* Frames looked at from the innermost outward, at most. */
+#define METADATA_MAX_FRAMES 256
+
+/* How good a frame is as the user's line: 3 the user's own (as
+ * metadata_user_file says, or under the source root), 2 not internal but
+ * outside the root, 1 any file. */
 static int metadata_frame_rank(const char *file)
 {
 	if (metadata_internal_file(file))
 		return 1;
-	if (!metadata_root || metadata_under_root(file))
-		return 3;
-	return 2;
+	return metadata_user_file(file) || metadata_under_root(file) ? 3 : 2;
 }
 
 bool metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, struct arena *a,
@@ -326,8 +328,9 @@ bool metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, 
 	const struct hlo_stack_tables *t = &m->stack;
 	int64_t id = best ? 0 : md->stack_frame_id;
 	/* Innermost frame first; the first of the best rank wins.  Parent links
-	 * could loop in a malformed table: at most nframes steps. */
-	for (uint32_t steps = 0; id > 0 && id <= (int64_t)t->nframes && steps <= t->nframes && best_rank < 3;
+	 * could loop in a malformed table, and a Python stack deeper than
+	 * METADATA_MAX_FRAMES says nothing more about the user's line. */
+	for (uint32_t steps = 0; id > 0 && id <= (int64_t)t->nframes && steps < METADATA_MAX_FRAMES && best_rank < 3;
 	     steps++) {
 		const struct hlo_stack_frame *fr = &t->frames[id - 1];
 		int64_t loc = fr->file_location_id;
@@ -343,7 +346,8 @@ bool metadata_source(const struct hlo_module *m, const struct hlo_metadata *md, 
 				}
 			}
 		}
-		id = fr->parent_frame_id;
+		int64_t parent = fr->parent_frame_id - 1;   /* as written: the parent's id + 1 (ir.h) */
+		id = parent != id ? parent : 0;
 	}
 	if (!best)
 		return false;

@@ -410,7 +410,13 @@ struct hlo_file_location {
 	int64_t file_name_id, function_name_id, line, end_line, column, end_column;
 };
 struct hlo_stack_frame {
-	int64_t file_location_id, parent_frame_id;  /* 1-based, 0 = none */
+	int64_t file_location_id;   /* 1-based, 0 = none */
+	/* As XLA writes it: the parent frame's 1-based id plus one, so 1 (or 0
+	 * in hand-written text) is no parent.  A module compiled from f -> g ->
+	 * h prints "3 {file_location_id=3 parent_frame_id=3}" for h, whose
+	 * caller g is frame 2.  Kept as written (fmt prints it back);
+	 * metadata_source is its one reader. */
+	int64_t parent_frame_id;
 };
 
 struct hlo_stack_tables {

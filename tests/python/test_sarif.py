@@ -12,7 +12,8 @@ from conftest import ROOT, run
 BIN = os.path.join(ROOT, "build", "hlolint")
 
 # A module whose debug print was traced from model.py (called by train.py),
-# through an installed package frame that must be skipped.
+# through an installed package frame that must be skipped.  Stack frames as
+# XLA writes them: parent_frame_id is the caller's id + 1 (1 = none).
 HLO = """HloModule jit_step, entry_computation_layout={(f32[8]{0})->f32[8]{0}}
 
 FileNames
@@ -29,9 +30,9 @@ FileLocations
 3 {file_name_id=3 function_name_id=1 line=5 end_line=5 column=1 end_column=1}
 
 StackFrames
-1 {file_location_id=3 parent_frame_id=0}
-2 {file_location_id=2 parent_frame_id=1}
-3 {file_location_id=1 parent_frame_id=2}
+1 {file_location_id=3 parent_frame_id=1}
+2 {file_location_id=2 parent_frame_id=2}
+3 {file_location_id=1 parent_frame_id=3}
 
 ENTRY %main (x: f32[8]) -> f32[8] {
   %x = f32[8]{0} parameter(0)
