@@ -228,6 +228,7 @@ def diff(old: Any, new: Any, *, fail_on_growth: Optional[str] = None, target: Op
     code, out, _ = run(["diff", "--format", "json", *opts, a.file(), b.file()])
     doc = json.loads(out)
     text = run(["diff", *opts, a.file(), b.file()], check_usage=False)[1]
-    return Result(command="diff", findings=[Finding.from_json(f) for f in doc.get("findings", [])
-                                            if isinstance(f, dict) and "rule" in f],
-                  modules=[], exit_code=code, json=doc, _text=lambda: text)
+    # The findings a change brought (each pair's new_findings); the rest of
+    # the comparison is in result.json["pairs"].
+    found = [Finding.from_json({"column": 0, **f}) for p in doc.get("pairs", []) for f in p.get("new_findings", [])]
+    return Result(command="diff", findings=found, modules=[], exit_code=code, json=doc, _text=lambda: text)

@@ -92,6 +92,8 @@ def test_annotate_and_diff():
     d = hlolint.diff(os.path.join(CORPORA, "xla/out/replicated/sharded/tpu-v5e"),
                      os.path.join(CORPORA, "xla/out/replicated/replicated/tpu-v5e"), fail_on_growth="5%")
     assert d.exit_code == 1 and "lost its sharding" in str(d)
+    assert [f.rule for f in d.findings] == ["replicated-oversized"] and d.findings[0].instruction == "param.1"
+    assert d.json["pairs"][0]["new_total_bytes"] > d.json["pairs"][0]["old_total_bytes"]
 
 
 def test_repr_html_is_the_report():
