@@ -69,7 +69,8 @@ def target_line(t):
     return f"target\t{t}\t{where}\t{chip}\tmesh {shape[0]}x{shape[1]} (data, model)\n"
 
 
-PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "act_offload", "offload_levers", "donation", "gpt"]
+PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "act_offload", "offload_levers", "donation", "gpt",
+            "oom_kinds"]
 MEMORY_FIELDS = ["argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes",
                  "generated_code_size_in_bytes", "host_argument_size_in_bytes", "host_output_size_in_bytes",
                  "host_alias_size_in_bytes", "host_temp_size_in_bytes", "host_generated_code_size_in_bytes",
