@@ -13,9 +13,11 @@
 #include "lint.h"
 #include "metadata.h"
 #include "oomlog.h"
+#include "pass.h"
 #include "report.h"
 #include "size.h"
 #include "triage.h"
+#include "xlastats.h"
 
 static void cmd_oom_help(FILE *out)
 {
@@ -217,6 +219,18 @@ static void cmd_oom_dump_free(struct oom_dump *dp)
 	free(dp->path);
 }
 
+/* The Python line of instruction i: its metadata and the module's stack
+ * frames.  The strings live in the dump's arena. */
+static bool cmd_oom_instr_python(const struct oom_dump *dp, const struct hlo_instr *i, const char **file,
+				 int64_t *line)
+{
+	const struct hlo_attr *md = ir_attr(i, ATTR_METADATA);
+	struct hlo_metadata d;
+	struct arena *a = &dp->f->arena;
+	return md && metadata_decode(dp->f, ir_attr_value(md), a, &d, NULL) &&
+	       metadata_source(dp->m, &d, a, file, line);
+}
+
 /* ---- Text ---- */
 
 static const char *cmd_oom_size(uint64_t v, char *buf)
@@ -226,40 +240,76 @@ static const char *cmd_oom_size(uint64_t v, char *buf)
 
 static const char *cmd_oom_backend(const struct oom_report *r)
 {
-	return r->kind == OOM_GPU ? "XLA:GPU" : "XLA:TPU";
+	return oomlog_gpu(r->kind) ? "XLA:GPU" : "XLA:TPU";
 }
 
-/* The report's first line and its class, fixes and XLA's breakdown. */
-static void cmd_oom_text_head(FILE *out, const char *log, const struct triage *t)
+/* The report's first line in one sentence, by kind. */
+static void cmd_oom_headline(const struct oom_report *r, char *msg, size_t cap)
 {
-	const struct oom_report *r = t->r;
-	char a[24], b[24], c[24], msg[400];
-	if (r->kind == OOM_TPU_SC)
-		snprintf(msg, sizeof msg, "%s ran out of hbm: TensorCore %s + SparseCore %s of %s", cmd_oom_backend(r),
+	char a[24], b[24], c[24];
+	const char *be = cmd_oom_backend(r);
+	switch (r->kind) {
+	case OOM_TPU_SC:
+		snprintf(msg, cap, "%s compile ran out of hbm: TensorCore %s + SparseCore %s of %s", be,
 			 cmd_oom_size(r->tensorcore, a), cmd_oom_size(r->sparsecore, b), cmd_oom_size(r->capacity, c));
-	else if (r->kind == OOM_GPU)
-		snprintf(msg, sizeof msg, "%s ran out of device memory allocating %s", cmd_oom_backend(r),
-			 cmd_oom_size(r->used, a));
-	else
-		snprintf(msg, sizeof msg, "%s ran out of %s: %s used of %s", cmd_oom_backend(r), r->space,
+		return;
+	case OOM_TPU_EARLY:
+		snprintf(msg, cap, "%s compile gave up early: the program needs %s, %s available", be,
 			 cmd_oom_size(r->used, a), cmd_oom_size(r->capacity, b));
-	fprintf(out, "%s:%u:1: error: %s", log, r->line, msg);
-	if (r->exceeded != OOM_UNKNOWN)
-		fprintf(out, " (over by %s)", size_human(r->exceeded, a));
-	fputs(" [oom]\n", out);
-	snprintf(msg, sizeof msg, "%s: %s", triage_class_name(t->cls), triage_class_what(t->cls));
-	report_wrap(out, "note: ", msg, 6);
-	for (const char *const *f = triage_fixes(t->cls, r->kind); *f; f++)
-		report_wrap(out, "note: fix: ", *f, 11);
+		return;
+	case OOM_TPU_SCOPED:
+		snprintf(msg, cap, "%s compile ran out of %s: an allocation of %s exceeds its %s", be, r->space,
+			 cmd_oom_size(r->used, a), cmd_oom_size(r->capacity, b));
+		return;
+	case OOM_TPU_RESERVE:
+		snprintf(msg, cap, "%s runtime could not load %s%s: it reserves %s, %s free", be,
+			 r->program ? "program " : "the program", r->program ? r->program : "",
+			 cmd_oom_size(r->requested, a), cmd_oom_size(r->free_bytes, b));
+		return;
+	case OOM_TPU_BUFFER:
+		snprintf(msg, cap, "%s runtime could not allocate %s, %s free", be, cmd_oom_size(r->requested, a),
+			 cmd_oom_size(r->free_bytes, b));
+		return;
+	case OOM_GPU:
+		snprintf(msg, cap, "%s ran out of device memory at run time allocating %s", be, cmd_oom_size(r->used, a));
+		return;
+	case OOM_GPU_REQUEST:
+		snprintf(msg, cap, "%s allocator could not allocate %s%s%s", be, cmd_oom_size(r->requested, a),
+			 r->device ? " on " : "", r->device ? r->device : "");
+		return;
+	case OOM_GPU_BFC:
+		snprintf(msg, cap, "%s BFC allocator%s%s%s could not allocate %s", be, r->device ? " (" : "",
+			 r->device ? r->device : "", r->device ? ")" : "", cmd_oom_size(r->requested, a));
+		return;
+	case OOM_TPU:
+	case OOM_TPU_TEMP:
+		break;
+	}
+	if (r->used == OOM_UNKNOWN && r->capacity == OOM_UNKNOWN)
+		snprintf(msg, cap, "%s compile ran out of %s", be, r->space);
+	else
+		snprintf(msg, cap, "%s compile ran out of %s: %s used of %s", be, r->space, cmd_oom_size(r->used, a),
+			 cmd_oom_size(r->capacity, b));
+}
+
+/* What XLA's report says of its own breakdown. */
+static void cmd_oom_text_xla(FILE *out, const struct oom_report *r)
+{
+	char a[24], b[24], c[24], d[24], msg[400];
+	if (r->total != OOM_UNKNOWN || r->arguments != OOM_UNKNOWN) {
+		snprintf(msg, sizeof msg, "XLA: total >= %s (reserved %s, program %s, arguments %s)",
+			 cmd_oom_size(r->total, a), cmd_oom_size(r->reserved, b), cmd_oom_size(r->program_bytes, c),
+			 cmd_oom_size(r->arguments, d));
+		report_wrap(out, "note: ", msg, 6);
+	}
 	if (r->requirement != OOM_UNKNOWN && r->kind == OOM_TPU) {
-		snprintf(msg, sizeof msg, "XLA: program needs %s (HLO temp %s", size_human(r->requirement, a),
-			 cmd_oom_size(r->hlo_temp, b));
-		size_t n = strlen(msg);
+		int n = snprintf(msg, sizeof msg, "XLA: program needs %s (HLO temp %s", size_human(r->requirement, a),
+				 cmd_oom_size(r->hlo_temp, b));
 		if (r->utilization >= 0)
-			n += (size_t)snprintf(msg + n, sizeof msg - n, ", %.1f%% utilization", r->utilization);
+			n += snprintf(msg + n, sizeof msg - (size_t)n, ", %.1f%% utilization", r->utilization);
 		if (r->fragmentation != OOM_UNKNOWN)
-			n += (size_t)snprintf(msg + n, sizeof msg - n, ", %s fragmentation", size_human(r->fragmentation, c));
-		snprintf(msg + n, sizeof msg - n, ")");
+			n += snprintf(msg + n, sizeof msg - (size_t)n, ", %s fragmentation", size_human(r->fragmentation, c));
+		snprintf(msg + n, sizeof msg - (size_t)n, ")");
 		report_wrap(out, "note: ", msg, 6);
 	}
 	if (r->kind == OOM_GPU && r->gpu_total != OOM_UNKNOWN) {
@@ -269,10 +319,60 @@ static void cmd_oom_text_head(FILE *out, const char *log, const struct triage *t
 	}
 }
 
+/* Where the report came from and what it lacks. */
+static void cmd_oom_text_context(FILE *out, const struct oom_report *r)
+{
+	char msg[300];
+	if (r->code) {
+		snprintf(msg, sizeof msg, "error code %s", r->code);
+		report_wrap(out, "note: ", msg, 6);
+	}
+	if (r->partial)
+		report_wrap(out, "note: ", "a part of the report: its first line is not in the log", 6);
+	if (r->repeats > 1) {
+		snprintf(msg, sizeof msg, "the same report is in the log %u times", r->repeats);
+		report_wrap(out, "note: ", msg, 6);
+	}
+	if (r->culprit && r->kind != OOM_TPU_SCOPED) {
+		snprintf(msg, sizeof msg, "XLA names %%%s", r->culprit);
+		report_wrap(out, "note: ", msg, 6);
+	}
+}
+
+/* The report's first line, its class with the deciding fact, the fixes
+ * ranked, and XLA's breakdown. */
+static void cmd_oom_text_head(FILE *out, const char *log, const struct triage *t)
+{
+	const struct oom_report *r = t->r;
+	char a[24], msg[600];
+	cmd_oom_headline(r, msg, sizeof msg);
+	fprintf(out, "%s:%u:1: %s: %s", log, r->line, t->cls == TRIAGE_NOT_FAILURE ? "warning" : "error", msg);
+	if (r->exceeded != OOM_UNKNOWN)
+		fprintf(out, " (over by %s)", size_human(r->exceeded, a));
+	fputs(" [oom]\n", out);
+	char fact[500];
+	triage_fact(t, fact, sizeof fact);
+	snprintf(msg, sizeof msg, "%s: %s", triage_class_name(t->cls), fact);
+	report_wrap(out, "note: ", msg, 6);
+	for (const char *const *f = triage_fixes(t); *f; f++)
+		report_wrap(out, "note: fix: ", *f, 11);
+	cmd_oom_text_context(out, r);
+	cmd_oom_text_xla(out, r);
+}
+
+/* Whether hlolint's total allocation compares with the report's figure:
+ * compile time in HBM, and XLA:GPU's buffer assignment total. */
+static bool cmd_oom_estimated(const struct triage *t)
+{
+	if (t->cls == TRIAGE_KERNEL)
+		return false;
+	return !oomlog_run_time(t->r->kind) || (t->r->kind == OOM_GPU && t->r->gpu_total != OOM_UNKNOWN);
+}
+
 /* hlolint's figure for the module beside XLA's. */
 static void cmd_oom_text_estimate(FILE *out, const struct triage *t, const struct oom_dump *dp)
 {
-	if (!dp || !dp->mm)
+	if (!dp || !dp->mm || !cmd_oom_estimated(t))
 		return;
 	const struct oom_report *r = t->r;
 	uint64_t xla = r->kind == OOM_TPU_TEMP ? r->hlo_temp : r->kind == OOM_GPU ? r->gpu_total
@@ -307,22 +407,6 @@ static void cmd_oom_text_estimate(FILE *out, const struct triage *t, const struc
 	report_wrap(out, "note: ", msg, 6);
 }
 
-/* A fix for one allocation when it looks like something in particular
- * (the class's fixes are printed once, with the report); NULL otherwise. */
-static const char *cmd_oom_alloc_fix(const struct oom_alloc *al)
-{
-	if (triage_is_callback(al))
-		return "remove the leftover host callback (jax.debug.print / debug.callback): it keeps this array "
-		       "alive for the host";
-	if (al->unpadded != OOM_UNKNOWN && al->size > 2 * al->unpadded)
-		return "most of it is TPU tile padding: make the minor dimensions multiples of the tile "
-		       "(rule padding-waste)";
-	if (al->type && (!strcmp(al->type, "parameter") || !strcmp(al->type, "argument")))
-		return "an argument: shard it over more devices, keep it in bf16, or donate it if the step "
-		       "replaces it (rule missed-donation)";
-	return NULL;
-}
-
 /* The Python line of an allocation: the report's, else the instruction's
  * metadata (and the module's stack frames). */
 static bool cmd_oom_python(const struct oom_dump *dp, const struct triage_alloc *x, const char **file,
@@ -332,37 +416,52 @@ static bool cmd_oom_python(const struct oom_dump *dp, const struct triage_alloc 
 	*line = x->al->source_line;
 	if (*file || !x->instr || !dp)
 		return *file != NULL;
-	const struct hlo_attr *md = ir_attr(x->instr, ATTR_METADATA);
-	struct hlo_metadata d;
-	struct arena *a = &dp->f->arena;   /* kept until the dump is freed: *file lives there */
-	return md && metadata_decode(dp->f, ir_attr_value(md), a, &d, NULL) &&
-	       metadata_source(dp->m, &d, a, file, line);
+	return cmd_oom_instr_python(dp, x->instr, file, line);
 }
 
-/* The rule findings on instruction i (same module, computation, name). */
-static void cmd_oom_text_findings(FILE *out, const struct oom_dump *dp, const struct hlo_instr *i)
+/* The rule findings on instruction i's buffer (i itself, or what writes
+ * the same memory). */
+static void cmd_oom_text_findings(FILE *out, const struct oom_dump *dp, const struct triage_module *tm,
+				  const struct hlo_instr *i)
 {
 	char msg[600];
 	for (uint32_t k = 0; k < dp->sink.n; k++) {
 		const struct finding *f = dp->sink.items[k];
-		if (f->suppressed)
+		/* hbm-over-budget is about the whole module: counted in the head. */
+		if (!strcmp(f->rule, pass_name_hbm_over_budget) || !triage_finding_on(tm, f, i))
 			continue;
-		if ((size_t)ir_name_len(i) != strlen(f->instruction) || memcmp(f->instruction, ir_name(i), ir_name_len(i)) ||
-		    strlen(f->computation) != ir_comp_name_len(i->comp) ||
-		    memcmp(f->computation, ir_comp_name(i->comp), ir_comp_name_len(i->comp)))
-			continue;
-		snprintf(msg, sizeof msg, "[%s] %s", f->rule, f->message);
+		bool self = (size_t)ir_name_len(i) == strlen(f->instruction) &&
+			    !memcmp(f->instruction, ir_name(i), ir_name_len(i));
+		if (self)
+			snprintf(msg, sizeof msg, "[%s] %s", f->rule, f->message);
+		else
+			snprintf(msg, sizeof msg, "[%s] on %%%s, the same buffer: %s", f->rule, f->instruction, f->message);
 		report_wrap(out, "note: check: ", msg, 13);
 	}
 }
 
+/* An entry parameter's pytree path (its op_name, as mem prints it). */
+static void cmd_oom_text_argument(FILE *out, const struct oom_dump *dp, const struct hlo_instr *i)
+{
+	if (i->op != OP_PARAMETER || i->comp != dp->m->entry)
+		return;
+	const struct hlo_attr *md = ir_attr(i, ATTR_METADATA);
+	struct hlo_metadata d;
+	char msg[400];
+	if (md && metadata_decode(dp->f, ir_attr_value(md), &dp->f->arena, &d, NULL) && d.op_name && d.op_name[0]) {
+		snprintf(msg, sizeof msg, "argument %lld: %s", (long long)i->number, d.op_name);
+		report_wrap(out, "note: ", msg, 6);
+	}
+}
+
 static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *t, const struct triage_alloc *x,
-			       const struct oom_dump *dp)
+			       const struct oom_dump *dp, const struct triage_module *tm)
 {
 	const struct oom_alloc *al = x->al;
 	char a[24], b[24], msg[600];
-	int n = snprintf(msg, sizeof msg, t->from_model ? "largest buffer %u (hlolint): %s" : "allocation %u of the "
-			 "report: %s", al->rank, size_human(al->size, a));
+	static const char *const from[] = { "allocation %u of the report: %s", "allocation %u (XLA): %s",
+					    "largest buffer %u (hlolint): %s" };
+	int n = snprintf(msg, sizeof msg, from[t->from], al->rank, cmd_oom_size(al->size, a));
 	if (al->shape)
 		n += snprintf(msg + n, sizeof msg - (size_t)n, " %.*s", (int)strcspn(al->shape, "{"), al->shape);
 	if (al->type)
@@ -371,9 +470,11 @@ static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *
 		snprintf(msg + n, sizeof msg - (size_t)n, "; %s of it is padding", size_human(al->padding, b));
 	if (!x->instr) {
 		fprintf(out, "%s:%u:1: note: %s [oom]\n", log, al->line, msg);
-		snprintf(msg, sizeof msg, "not found in the module%s%s%s", al->name ? " (label " : "",
-			 al->name ? al->name : "", al->name ? ")" : "");
-		report_wrap(out, "note: ", msg, 6);
+		snprintf(msg, sizeof msg, "%s%s%s%s", dp ? "not found in the module" : "XLA label: ",
+			 dp && al->name ? " (label " : "", al->name ? al->name : al->label ? al->label : "?",
+			 dp && al->name ? ")" : "");
+		if (dp || al->name || al->label)
+			report_wrap(out, "note: ", msg, 6);
 	} else {
 		uint64_t line, col;
 		struct span sp = ir_instr_name_span(x->instr);
@@ -383,7 +484,8 @@ static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *
 		diag_print_line(out, dp->src, sp);
 		snprintf(msg, sizeof msg, "found by %s", x->how);
 		report_wrap(out, "note: ", msg, 6);
-		cmd_oom_text_findings(out, dp, x->instr);
+		cmd_oom_text_argument(out, dp, x->instr);
+		cmd_oom_text_findings(out, dp, tm, x->instr);
 	}
 	const char *file;
 	int64_t line;
@@ -391,24 +493,58 @@ static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *
 		snprintf(msg, sizeof msg, "Python: %s:%lld", file, (long long)line);
 		report_wrap(out, "note: ", msg, 6);
 	}
-	const char *fix = cmd_oom_alloc_fix(al);
+	const char *fix = triage_alloc_fix(t, x);
 	if (fix)
 		report_wrap(out, "note: fix: ", fix, 11);
 }
 
-static void cmd_oom_text(FILE *out, const char *log, const struct triage *ts, uint32_t n, const struct oom_dump *dp)
+/* The instruction a class is about when it is not a listed allocation
+ * (the host parameter XLA copies back). */
+static void cmd_oom_text_culprit(FILE *out, const struct triage *t, const struct oom_dump *dp)
+{
+	if (t->cls != TRIAGE_HOST_UNDONE || !dp)
+		return;
+	const struct hlo_instr *is[2] = { t->host_param, t->host_copy };
+	for (int k = 0; k < 2; k++) {
+		uint64_t line, col;
+		struct span sp = ir_instr_name_span(is[k]);
+		source_position(dp->src, sp.start, &line, &col);
+		fprintf(out, "%s:%llu:%llu: warning: %s [oom]\n", dp->path, (unsigned long long)line,
+			(unsigned long long)col, k ? "the copy that brings it into HBM whole"
+						   : "this parameter is offloaded to pinned host memory");
+		diag_print_line(out, dp->src, sp);
+		const char *file;
+		int64_t pl;
+		char msg[400];
+		if (cmd_oom_instr_python(dp, is[k], &file, &pl)) {
+			snprintf(msg, sizeof msg, "Python: %s:%lld", file, (long long)pl);
+			report_wrap(out, "note: ", msg, 6);
+		}
+	}
+}
+
+static void cmd_oom_text(FILE *out, const char *log, const struct triage *ts, uint32_t n, const struct oom_dump *dp,
+			 const struct triage_module *tm)
 {
 	uint32_t nallocs = 0, mapped = 0;
 	for (uint32_t k = 0; k < n; k++) {
-		cmd_oom_text_head(out, log, &ts[k]);
-		cmd_oom_text_estimate(out, &ts[k], dp);
-		if (ts[k].from_model)
+		const struct triage *t = &ts[k];
+		cmd_oom_text_head(out, log, t);
+		cmd_oom_text_estimate(out, t, dp);
+		cmd_oom_text_culprit(out, t, dp);
+		if (t->from == TRIAGE_FROM_XLA) {
+			char msg[400];
+			snprintf(msg, sizeof msg, "the report lists no allocations: below are the largest of XLA's own "
+				 "buffer assignment (%s)", tm->xa->from);
+			report_wrap(out, "note: ", msg, 6);
+		} else if (t->from == TRIAGE_FROM_MODEL) {
 			report_wrap(out, "note: ", "the report lists no allocations: below are the largest buffers of "
 				    "hlolint's model of the module", 6);
-		for (uint32_t j = 0; j < ts[k].nallocs; j++)
-			cmd_oom_text_alloc(out, log, &ts[k], &ts[k].allocs[j], dp);
-		nallocs += ts[k].nallocs;
-		mapped += ts[k].mapped;
+		}
+		for (uint32_t j = 0; j < t->nallocs; j++)
+			cmd_oom_text_alloc(out, log, t, &t->allocs[j], dp, tm);
+		nallocs += t->nallocs;
+		mapped += t->mapped;
 	}
 	fprintf(out, "hlolint: %u out-of-memory report%s, %u allocation%s", n, n == 1 ? "" : "s", nallocs,
 		nallocs == 1 ? "" : "s");
@@ -437,7 +573,31 @@ static void cmd_oom_json_str(struct json_writer *w, const char *key, const char 
 		json_null(w);
 }
 
-static void cmd_oom_json_alloc(struct json_writer *w, const struct triage_alloc *x, const struct oom_dump *dp)
+static void cmd_oom_json_instr(struct json_writer *w, const struct oom_dump *dp, const struct hlo_instr *i,
+			       const char *how)
+{
+	uint64_t line, col;
+	source_position(dp->src, ir_instr_name_span(i).start, &line, &col);
+	json_begin_object(w);
+	json_key(w, "path");
+	json_string(w, dp->path);
+	json_key(w, "line");
+	json_uint(w, line);
+	json_key(w, "col");
+	json_uint(w, col);
+	json_key(w, "name");
+	json_string_n(w, ir_name(i), ir_name_len(i));
+	json_key(w, "computation");
+	json_string_n(w, ir_comp_name(i->comp), ir_comp_name_len(i->comp));
+	if (how) {
+		json_key(w, "found_by");
+		json_string(w, how);
+	}
+	json_end_object(w);
+}
+
+static void cmd_oom_json_alloc(struct json_writer *w, const struct triage *t, const struct triage_alloc *x,
+			       const struct oom_dump *dp)
 {
 	const struct oom_alloc *al = x->al;
 	json_begin_object(w);
@@ -456,70 +616,89 @@ static void cmd_oom_json_alloc(struct json_writer *w, const struct triage_alloc 
 	json_key(w, "source_line");
 	json_int(w, al->source_line);
 	json_key(w, "instruction");
-	if (x->instr) {
-		uint64_t line, col;
-		source_position(dp->src, ir_instr_name_span(x->instr).start, &line, &col);
-		json_begin_object(w);
-		json_key(w, "path");
-		json_string(w, dp->path);
-		json_key(w, "line");
-		json_uint(w, line);
-		json_key(w, "col");
-		json_uint(w, col);
-		json_key(w, "name");
-		json_string_n(w, ir_name(x->instr), ir_name_len(x->instr));
-		json_key(w, "computation");
-		json_string_n(w, ir_comp_name(x->instr->comp), ir_comp_name_len(x->instr->comp));
-		json_key(w, "found_by");
-		json_string(w, x->how);
-		json_end_object(w);
-	} else {
-		json_null(w);
-	}
-	json_key(w, "fix");
-	const char *fix = cmd_oom_alloc_fix(al);
-	if (fix)
-		json_string(w, fix);
+	if (x->instr)
+		cmd_oom_json_instr(w, dp, x->instr, x->how);
 	else
 		json_null(w);
+	cmd_oom_json_str(w, "fix", triage_alloc_fix(t, x));
 	json_end_object(w);
 }
 
-static void cmd_oom_json_report(struct json_writer *w, const struct triage *t, const struct oom_dump *dp)
+static void cmd_oom_json_sizes(struct json_writer *w, const struct oom_report *r)
 {
-	const struct oom_report *r = t->r;
-	json_begin_object(w);
-	json_key(w, "kind");
-	json_string(w, oomlog_kind_name(r->kind));
-	json_key(w, "log_line");
-	json_uint(w, r->line);
-	cmd_oom_json_str(w, "memory_space", r->space);
 	cmd_oom_json_size(w, "used_bytes", r->used);
 	cmd_oom_json_size(w, "capacity_bytes", r->capacity);
 	cmd_oom_json_size(w, "exceeded_bytes", r->exceeded);
+	cmd_oom_json_size(w, "total_bytes", r->total);
+	cmd_oom_json_size(w, "arguments_bytes", r->arguments);
 	cmd_oom_json_size(w, "program_bytes", r->requirement);
 	cmd_oom_json_size(w, "hlo_temp_bytes", r->hlo_temp);
 	cmd_oom_json_size(w, "fragmentation_bytes", r->fragmentation);
 	cmd_oom_json_size(w, "tensorcore_bytes", r->tensorcore);
 	cmd_oom_json_size(w, "sparsecore_bytes", r->sparsecore);
+	cmd_oom_json_size(w, "requested_bytes", r->requested);
+	cmd_oom_json_size(w, "free_bytes", r->free_bytes);
+	cmd_oom_json_size(w, "reservable_bytes", r->reservable);
+	cmd_oom_json_size(w, "largest_free_bytes", r->largest_free);
+	cmd_oom_json_size(w, "in_use_bytes", r->in_use);
+	cmd_oom_json_size(w, "buffer_assignment_bytes", r->gpu_total);
+}
+
+static void cmd_oom_json_report(struct json_writer *w, const struct triage *t, const struct oom_dump *dp)
+{
+	static const char *const from[] = { "xla", "xla-buffer-assignment", "hlolint" };
+	const struct oom_report *r = t->r;
+	json_begin_object(w);
+	json_key(w, "kind");
+	json_string(w, oomlog_kind_name(r->kind));
+	json_key(w, "phase");
+	json_string(w, oomlog_run_time(r->kind) ? "run" : "compile");
+	json_key(w, "log_line");
+	json_uint(w, r->line);
+	json_key(w, "partial");
+	json_bool(w, r->partial);
+	json_key(w, "repeats");
+	json_uint(w, r->repeats);
+	cmd_oom_json_str(w, "code", r->code);
+	cmd_oom_json_str(w, "memory_space", r->space);
+	cmd_oom_json_str(w, "program", r->program);
+	cmd_oom_json_str(w, "culprit", r->culprit);
+	cmd_oom_json_str(w, "device", r->device);
+	cmd_oom_json_sizes(w, r);
+	cmd_oom_json_size(w, "limit_bytes", t->limit);
 	json_key(w, "class");
 	json_string(w, triage_class_name(t->cls));
+	char fact[500];
+	triage_fact(t, fact, sizeof fact);
+	json_key(w, "fact");
+	json_string(w, fact);
+	json_key(w, "about");
+	if (t->about >= 0)
+		json_uint(w, t->allocs[t->about].al->rank);
+	else
+		json_null(w);
 	json_key(w, "allocations_from");
-	json_string(w, t->from_model ? "hlolint" : "xla");
+	json_string(w, from[t->from]);
 	json_key(w, "fixes");
 	json_begin_array(w);
-	for (const char *const *f = triage_fixes(t->cls, r->kind); *f; f++)
+	for (const char *const *f = triage_fixes(t); *f; f++)
 		json_string(w, *f);
 	json_end_array(w);
 	json_key(w, "estimate_bytes");
-	if (dp && dp->mm)
+	if (dp && dp->mm && cmd_oom_estimated(t))
 		json_uint(w, dp->mm->total_bytes);
 	else
 		json_null(w);
+	if (t->cls == TRIAGE_HOST_UNDONE && dp) {
+		json_key(w, "host_parameter");
+		cmd_oom_json_instr(w, dp, t->host_param, NULL);
+		json_key(w, "host_copy");
+		cmd_oom_json_instr(w, dp, t->host_copy, NULL);
+	}
 	json_key(w, "allocations");
 	json_begin_array(w);
 	for (uint32_t j = 0; j < t->nallocs; j++)
-		cmd_oom_json_alloc(w, &t->allocs[j], dp);
+		cmd_oom_json_alloc(w, t, &t->allocs[j], dp);
 	json_end_array(w);
 	json_end_object(w);
 }
@@ -571,6 +750,19 @@ static bool cmd_oom_read(const char *log, struct arena *a, struct source **src, 
 	return false;
 }
 
+/* The limit a report is judged against: its own, else --hbm, the
+ * target's, or the module's inferred target's. */
+static uint64_t cmd_oom_limit(const struct oom_report *r, const struct config *cfg, const struct oom_dump *dp)
+{
+	if (r->capacity != OOM_UNKNOWN)
+		return r->capacity;
+	if (cfg->hbm_bytes > 0)
+		return (uint64_t)cfg->hbm_bytes;
+	if (cfg->target && cfg->target->hbm_bytes)
+		return cfg->target->hbm_bytes;
+	return dp->mm && dp->mm->hbm_bytes ? dp->mm->hbm_bytes : OOM_UNKNOWN;
+}
+
 static int cmd_oom_run(void *args, struct config *cfg, struct diag_sink *d)
 {
 	const struct oom_args *a = args;
@@ -579,6 +771,7 @@ static int cmd_oom_run(void *args, struct config *cfg, struct diag_sink *d)
 	struct source *log;
 	struct oom_log ol;
 	struct oom_dump dp = { 0 };
+	struct xla_assignment xa = { 0 };
 	int rc = 2;
 	if (!cmd_oom_read(a->log, &ar, &log, &ol))
 		goto done;
@@ -587,20 +780,20 @@ static int cmd_oom_run(void *args, struct config *cfg, struct diag_sink *d)
 		if (!cmd_oom_choose(a->dump, &a->lint, last, d, &dp))
 			goto done;
 		/* The report knows the device's limit: the rules judge against it. */
-		if (!cfg->hbm_bytes && last->capacity != OOM_UNKNOWN && last->capacity <= INT64_MAX)
+		if (!cfg->hbm_bytes && last->capacity != OOM_UNKNOWN && last->capacity <= INT64_MAX &&
+		    !oomlog_run_time(last->kind) && !strcmp(last->space, "hbm"))
 			cfg->hbm_bytes = (int64_t)last->capacity;
 		cmd_oom_lint(&dp, cfg, d);
+		xlastats_assignment_read(dp.path, 10, &ar, &xa);
 	}
+	struct triage_module tm = { dp.m, dp.mm, a->dump ? &dp.sink : NULL, xa.n ? &xa : NULL };
 	struct triage *ts = arena_array(&ar, ol.nreports, sizeof *ts);
-	for (uint32_t k = 0; k < ol.nreports; k++) {
-		triage_classify(&ol.reports[k], &ts[k]);
-		triage_map(&ts[k], dp.m, &ar);
-		triage_from_model(&ts[k], dp.mm, 10, &ar);
-	}
+	for (uint32_t k = 0; k < ol.nreports; k++)
+		triage_run(&ts[k], &ol.reports[k], &tm, cmd_oom_limit(&ol.reports[k], cfg, &dp), 10, &ar);
 	if (a->format == REPORT_JSON)
 		cmd_oom_json(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL);
 	else
-		cmd_oom_text(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL);
+		cmd_oom_text(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL, &tm);
 	rc = fflush(stdout) || ferror(stdout) ? 2 : cfg->exit_zero ? 0 : 1;
 	if (rc == 2)
 		fprintf(stderr, "hlolint: error: cannot write the output\n");

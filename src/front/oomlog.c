@@ -1,14 +1,24 @@
-/* oomlog.c - finds XLA's out-of-memory reports in a log and reads them into
- * oom_report (oomlog.h).  Line by line, each line's key phrase is looked
- * for anywhere in it, so that log prefixes (absl, TF timestamps, Python
- * logging), indentation and tabs do not matter.  It reads and never judges. */
+/* oomlog.c - finds the out-of-memory reports of XLA and its runtimes in a
+ * log and reads them into oom_report (oomlog.h).
+ *
+ * A line goes through three steps.  Wrapping: a line a terminal or an
+ * editor broke inside a key phrase ("Out \nof memory", "memory space\n
+ * hbm.") is joined with the next.  Cleaning: markdown quotes ('>'), bold
+ * marks, backticks and backslash escapes ("1\.") are dropped, so what is
+ * left is what XLA printed.  Segmenting: a line that holds several of the
+ * report's fields (a paragraph a markdown converter joined, a report pasted
+ * onto one line) is cut before each field, label values excepted.  Each
+ * piece is then read by key phrases looked for anywhere in it, so log
+ * prefixes (absl, Python logging, "[rank3]:", "(EngineCore_DP0 pid=1)")
+ * and indentation do not matter.  A field met with no report open begins
+ * one (a part pasted alone).  It reads and never judges. */
 #include "oomlog.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "size.h"
 
-/* One line of the log: [s, s + n), 1-based number. */
+/* One piece of the log: [s, s + n), 1-based line number. */
 struct oomlog_line {
 	const char *s;
 	size_t n;
@@ -16,7 +26,7 @@ struct oomlog_line {
 };
 
 /* What the lines that follow belong to. */
-enum oomlog_block { OB_NONE, OB_TOTAL, OB_REQUIREMENT, OB_ALLOCS, OB_GPU_STATS };
+enum oomlog_block { OB_NONE, OB_TOTAL, OB_REQUIREMENT, OB_ALLOCS, OB_GPU_STATS, OB_BFC_STATS };
 
 struct oomlog_state {
 	struct arena *a;
@@ -25,21 +35,29 @@ struct oomlog_state {
 	struct oom_report *cur;
 	enum oomlog_block block;
 	uint32_t nalloc_cap;
+	const char *code;           /* "E1000 CompileTimeHbmOom" seen on a line ... */
+	uint32_t code_line;         /* ... this one, for a header on the next lines */
+	char *buf, *seg;            /* cleaned line, joined line (grown as needed) */
+	size_t bufcap, segcap;
 };
 
-/* ---- Small readers over one line ---- */
+/* ---- Small readers over one piece ---- */
 
-/* The first occurrence of key in the line, or NULL. */
-static const char *oomlog_find(const struct oomlog_line *l, const char *key)
+static const char *oomlog_memfind(const char *s, size_t n, const char *key, size_t k)
 {
-	size_t k = strlen(key);
-	for (size_t i = 0; i + k <= l->n; i++)
-		if (l->s[i] == key[0] && !memcmp(l->s + i, key, k))
-			return l->s + i;
+	for (size_t i = 0; i + k <= n; i++)
+		if (s[i] == key[0] && !memcmp(s + i, key, k))
+			return s + i;
 	return NULL;
 }
 
-/* The text after key up to the end of the line, trimmed; NULL without key. */
+/* The first occurrence of key in the piece, or NULL. */
+static const char *oomlog_find(const struct oomlog_line *l, const char *key)
+{
+	return oomlog_memfind(l->s, l->n, key, strlen(key));
+}
+
+/* The text after key up to the end of the piece, trimmed; NULL without key. */
 static const char *oomlog_after(const struct oomlog_line *l, const char *key, size_t *len)
 {
 	const char *p = oomlog_find(l, key);
@@ -55,11 +73,11 @@ static const char *oomlog_after(const struct oomlog_line *l, const char *key, si
 	return p;
 }
 
-/* A size printed at p ("17.60G", "0B", "3.40GiB", "22271409880"): *out,
- * and *next past it.  "unknown" reads as OOM_UNKNOWN. */
+/* A size printed at p ("17.60G", "0B", "3.40GiB", "22271409880", "~3.1G"):
+ * *out, and *next past it.  "unknown" reads as OOM_UNKNOWN. */
 static bool oomlog_size(const char *p, const char *end, uint64_t *out, const char **next)
 {
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '('))
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '(' || *p == '~'))
 		p++;
 	if (end - p >= 7 && !memcmp(p, "unknown", 7)) {
 		*out = OOM_UNKNOWN;
@@ -69,14 +87,20 @@ static bool oomlog_size(const char *p, const char *end, uint64_t *out, const cha
 	const char *q = p;
 	while (q < end && (isdigit((unsigned char)*q) || *q == '.'))
 		q++;
-	while (q < end && isalpha((unsigned char)*q) && q - p < 24)
+	while (q > p && q[-1] == '.')   /* "1.96G." ends a sentence: the dot is not the number's */
+		q--;
+	const char *num = q;
+	while (q < end && isalpha((unsigned char)*q) && q - num < 4)
 		q++;
-	if (next)
-		*next = q;
-	return q > p && size_parse(p, (size_t)(q - p), out);
+	*next = q;
+	if (q > p && size_parse(p, (size_t)(q - p), out))
+		return true;
+	/* "5520758552 bytes": the number alone. */
+	*next = num;
+	return num > p && size_parse(p, (size_t)(num - p), out);
 }
 
-/* The size right after key in the line. */
+/* The size right after key in the piece. */
 static bool oomlog_size_after(const struct oomlog_line *l, const char *key, uint64_t *out)
 {
 	size_t n;
@@ -87,6 +111,32 @@ static bool oomlog_size_after(const struct oomlog_line *l, const char *key, uint
 static char *oomlog_dup(struct oomlog_state *st, const char *s, size_t n)
 {
 	return arena_strndup(st->a, s, n);
+}
+
+/* The text between open and close after key ("program 'X'"), or NULL. */
+static const char *oomlog_between(struct oomlog_state *st, const struct oomlog_line *l, const char *key,
+				  char close)
+{
+	const char *p = oomlog_find(l, key);
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	const char *e = memchr(p, close, (size_t)(l->s + l->n - p));
+	return e && e > p ? oomlog_dup(st, p, (size_t)(e - p)) : NULL;
+}
+
+/* The name of an instruction at p ("%fusion.1 = ..." or "fusion.1"): the
+ * characters HLO names are made of. */
+static const char *oomlog_name_at(struct oomlog_state *st, const char *p, const char *end)
+{
+	if (p < end && *p == '%')
+		p++;
+	const char *q = p;
+	while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '-'))
+		q++;
+	while (q > p && q[-1] == '.')
+		q--;
+	return q > p ? oomlog_dup(st, p, (size_t)(q - p)) : NULL;
 }
 
 /* The value of name="..." in an "Operator:" line (C escapes undone), or
@@ -126,33 +176,75 @@ static struct oom_report *oomlog_begin(struct oomlog_state *st, enum oom_kind ki
 	memset(r, 0, sizeof *r);
 	r->kind = kind;
 	r->line = line;
+	r->repeats = 1;
 	r->used = r->capacity = r->exceeded = OOM_UNKNOWN;
-	r->total = r->reserved = r->program = r->arguments = r->output = r->output_shared = OOM_UNKNOWN;
+	r->total = r->reserved = r->program_bytes = r->arguments = r->output = r->output_shared = OOM_UNKNOWN;
 	r->requirement = r->req_reserved = r->global = r->scoped = r->hlo_temp = r->fragmentation = OOM_UNKNOWN;
 	r->tensorcore = r->sparsecore = OOM_UNKNOWN;
+	r->requested = r->free_bytes = r->rt_reserved = r->reservable = r->largest_free = r->in_use = OOM_UNKNOWN;
 	r->gpu_parameters = r->gpu_constants = r->gpu_live_out = r->gpu_temp = r->gpu_total = OOM_UNKNOWN;
 	r->utilization = -1;
-	r->space = kind == OOM_GPU ? "device" : "hbm";
+	r->space = oomlog_gpu(kind) ? "device" : "hbm";
+	if (st->code && line - st->code_line <= 2)
+		r->code = st->code;
+	st->code = NULL;
 	st->cur = r;
 	st->block = OB_NONE;
 	st->nalloc_cap = 0;
 	return r;
 }
 
+/* "E1000: CompileTimeHbmOom:" - XLA's newer error codes, kept for the
+ * header on this line or the next two. */
+static void oomlog_code(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	for (size_t i = 0; i + 7 < l->n; i++) {
+		const char *p = l->s + i;
+		if (*p != 'E' || (i && isalnum((unsigned char)p[-1])) || !isdigit((unsigned char)p[1]) ||
+		    !isdigit((unsigned char)p[2]) || !isdigit((unsigned char)p[3]) || !isdigit((unsigned char)p[4]) ||
+		    p[5] != ':')
+			continue;
+		const char *w = p + 6, *e = l->s + l->n;
+		while (w < e && *w == ' ')
+			w++;
+		const char *q = w;
+		while (q < e && isalnum((unsigned char)*q))
+			q++;
+		char *c = arena_alloc(st->a, 6 + (size_t)(q - w) + 1);
+		memcpy(c, p, 5);
+		c[5] = q > w ? ' ' : 0;
+		memcpy(c + 6, w, (size_t)(q - w));
+		c[6 + (q - w)] = 0;
+		st->code = c;
+		st->code_line = l->no;
+		return;
+	}
+}
+
+/* The word of a memory space at p ("hbm", "vmem"), for "memory space X". */
+static const char *oomlog_space_at(struct oomlog_state *st, const char *p, const char *e)
+{
+	const char *q = p;
+	while (q < e && isalnum((unsigned char)*q))
+		q++;
+	return q > p ? oomlog_dup(st, p, (size_t)(q - p)) : NULL;
+}
+
 /* "Ran out of memory in memory space hbm. Used X of Y hbm. Exceeded hbm
- * capacity by Z." */
+ * capacity by Z." and "... memory space vmem while allocating on stack for
+ * %name = ...". */
 static bool oomlog_tpu(struct oomlog_state *st, const struct oomlog_line *l)
 {
 	size_t n;
 	const char *p = oomlog_after(l, "Ran out of memory in memory space ", &n);
 	if (!p)
 		return false;
-	const char *e = p + n, *dot = memchr(p, '.', n);
+	const char *e = p + n, *next;
 	struct oom_report *r = oomlog_begin(st, OOM_TPU, l->no);
-	if (dot && dot > p)
-		r->space = oomlog_dup(st, p, (size_t)(dot - p));
+	const char *sp = oomlog_space_at(st, p, e);
+	if (sp)
+		r->space = sp;
 	const char *u = oomlog_find(l, "Used ");
-	const char *next;
 	if (u && oomlog_size(u + 5, e, &r->used, &next)) {
 		const char *of = next;
 		while (of < e && *of == ' ')
@@ -163,6 +255,9 @@ static bool oomlog_tpu(struct oomlog_state *st, const struct oomlog_line *l)
 	const char *x = oomlog_find(l, "capacity by ");
 	if (x)
 		oomlog_size(x + 12, e, &r->exceeded, &next);
+	const char *on = oomlog_find(l, "allocating on stack for ");
+	if (on)
+		r->culprit = oomlog_name_at(st, on + 24, l->s + l->n);
 	return true;
 }
 
@@ -212,13 +307,116 @@ static bool oomlog_tpu_sc(struct oomlog_state *st, const struct oomlog_line *l)
 	return true;
 }
 
+/* "Aborting compilation early because it's unlikely to have enough memory.
+ * Requires X, has Y available." */
+static bool oomlog_tpu_early(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	if (!oomlog_find(l, "Aborting compilation early"))
+		return false;
+	struct oom_report *r = oomlog_begin(st, OOM_TPU_EARLY, l->no);
+	const char *e = l->s + l->n, *next, *q = oomlog_find(l, "Requires ");
+	if (q)
+		oomlog_size(q + 9, e, &r->used, &next);
+	const char *h = oomlog_find(l, ", has ");
+	if (h)
+		oomlog_size(h + 6, e, &r->capacity, &next);
+	if (r->used != OOM_UNKNOWN && r->capacity != OOM_UNKNOWN && r->used > r->capacity)
+		r->exceeded = r->used - r->capacity;
+	return true;
+}
+
+static struct oom_alloc *oomlog_new_alloc(struct oomlog_state *st, uint32_t rank, uint32_t line);
+static void oomlog_label(struct oomlog_state *st, struct oom_alloc *al, const char *s, size_t n);
+
+/* "Allocation (size=X) would exceed memory (size=Y) :: #allocationN
+ * [shape = 'S', space=vmem, size = 0x..., scoped, tag = 'T'] :: name" */
+static bool oomlog_tpu_scoped(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	const char *p = oomlog_find(l, "would exceed memory (size=");
+	const char *a = oomlog_find(l, "Allocation (size=");
+	if (!p || !a)
+		return false;
+	const char *e = l->s + l->n, *next;
+	struct oom_report *r = oomlog_begin(st, OOM_TPU_SCOPED, l->no);
+	oomlog_size(a + 17, e, &r->used, &next);
+	oomlog_size(p + 26, e, &r->capacity, &next);
+	if (r->used != OOM_UNKNOWN && r->capacity != OOM_UNKNOWN && r->used > r->capacity)
+		r->exceeded = r->used - r->capacity;
+	const char *sp = oomlog_find(l, "space=");
+	if (sp) {
+		const char *w = oomlog_space_at(st, sp + 6, e);
+		if (w)
+			r->space = w;
+	}
+	struct oom_alloc *al = oomlog_new_alloc(st, 1, l->no);
+	al->size = r->used;
+	al->shape = oomlog_between(st, l, "shape = '", '\'');
+	al->label = oomlog_between(st, l, "tag = '", '\'');
+	al->type = oomlog_find(l, ", scoped,") ? "scoped" : NULL;
+	/* The instruction follows the last " :: ". */
+	const char *last = NULL;
+	for (const char *q = l->s; (q = oomlog_memfind(q, (size_t)(e - q), " :: ", 4)); q += 4)
+		last = q;
+	if (last && last > p)
+		r->culprit = al->name = oomlog_name_at(st, last + 4, e);
+	st->block = OB_ALLOCS;
+	return true;
+}
+
+/* The runtime's free memory after "There are ": "Y free", and for a
+ * program load ", Z reserved, and W reservable". */
+static void oomlog_free(struct oom_report *r, const struct oomlog_line *l)
+{
+	const char *e = l->s + l->n, *next, *t = oomlog_find(l, "There are ");
+	if (t && oomlog_size(t + 10, e, &r->free_bytes, &next)) {
+		const char *c = oomlog_find(l, " free, ");
+		if (c && oomlog_size(c + 7, e, &r->rt_reserved, &next)) {
+			const char *w = oomlog_find(l, "reserved, and ");
+			if (w)
+				oomlog_size(w + 14, e, &r->reservable, &next);
+		}
+	}
+	const char *g = oomlog_find(l, "largest contiguous region of free memory is ");
+	if (g)
+		oomlog_size(g + 44, e, &r->largest_free, &next);
+}
+
+/* "Error loading program 'X': Attempting to reserve X at the bottom of
+ * memory. That was not possible. There are Y free, Z reserved, and W
+ * reservable." and "Error allocating device buffer: Attempting to allocate
+ * X. That was not possible. There are Y free.; (0x0x0_HBM0)", whose parts
+ * may stand on lines of their own. */
+static bool oomlog_tpu_runtime(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	const char *e = l->s + l->n, *next;
+	const char *p = oomlog_find(l, "Attempting to reserve ");
+	enum oom_kind k = OOM_TPU_RESERVE;
+	if (!p && (p = oomlog_find(l, "Attempting to allocate ")))
+		k = OOM_TPU_BUFFER;
+	if (!p)
+		return false;
+	struct oom_report *r = oomlog_begin(st, k, l->no);
+	oomlog_size(p + (k == OOM_TPU_RESERVE ? 22 : 23), e, &r->requested, &next);
+	r->used = r->requested;
+	r->program = oomlog_between(st, l, "Error loading program '", '\'');
+	const char *d = oomlog_find(l, "; (");
+	if (d) {
+		const char *q = memchr(d, ')', (size_t)(e - d));
+		if (q)
+			r->device = oomlog_dup(st, d + 3, (size_t)(q - d - 3));
+	}
+	oomlog_free(r, l);
+	return true;
+}
+
 /* "Out of memory while trying to allocate N bytes." or, when the runtime
  * said it another way, "BufferAssignment OOM Debugging." itself. */
-static bool oomlog_gpu(struct oomlog_state *st, const struct oomlog_line *l)
+static bool oomlog_gpu_oom(struct oomlog_state *st, const struct oomlog_line *l)
 {
 	uint64_t v;
 	if (oomlog_size_after(l, "Out of memory while trying to allocate ", &v)) {
-		oomlog_begin(st, OOM_GPU, l->no)->used = v;
+		struct oom_report *r = oomlog_begin(st, OOM_GPU, l->no);
+		r->used = r->requested = v;
 		return true;
 	}
 	if (!oomlog_find(l, "BufferAssignment OOM Debugging"))
@@ -226,6 +424,45 @@ static bool oomlog_gpu(struct oomlog_state *st, const struct oomlog_line *l)
 	if (!st->cur || st->cur->kind != OOM_GPU || st->cur->nallocs || st->block != OB_NONE)
 		oomlog_begin(st, OOM_GPU, l->no);
 	st->block = OB_GPU_STATS;
+	return true;
+}
+
+/* "Failed to allocate request for 32.00MiB (33554432B) on device ordinal 0" */
+static bool oomlog_gpu_request(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	const char *p = oomlog_find(l, "Failed to allocate request for ");
+	if (!p)
+		return false;
+	const char *e = l->s + l->n, *next;
+	struct oom_report *r = oomlog_begin(st, OOM_GPU_REQUEST, l->no);
+	oomlog_size(p + 31, e, &r->requested, &next);
+	/* The exact figure in parentheses, when printed. */
+	if (next < e && *next == ' ' && next + 1 < e && next[1] == '(')
+		oomlog_size(next + 2, e, &r->requested, &next);
+	r->used = r->requested;
+	const char *o = oomlog_find(l, "device ordinal ");
+	if (o) {
+		const char *d = o + 15;
+		while (d < e && isdigit((unsigned char)*d))
+			d++;
+		r->device = oomlog_dup(st, o, (size_t)(d - o));
+	}
+	return true;
+}
+
+/* "Allocator (GPU_0_bfc) ran out of memory trying to allocate X ..." and
+ * TF's "bfc_allocator.cc:275] Ran out of memory trying to allocate X." */
+static bool oomlog_gpu_bfc(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	const char *p = oomlog_find(l, "an out of memory trying to allocate ");
+	if (!p || p == l->s || (p[-1] != 'r' && p[-1] != 'R'))
+		return false;
+	const char *e = l->s + l->n, *next;
+	struct oom_report *r = oomlog_begin(st, OOM_GPU_BFC, l->no);
+	oomlog_size(p + 36, e, &r->requested, &next);
+	r->used = r->requested;
+	r->device = oomlog_between(st, l, "Allocator (", ')');
+	r->not_failure = oomlog_find(l, "this is not a failure") != NULL;
 	return true;
 }
 
@@ -246,6 +483,7 @@ static struct oom_alloc *oomlog_new_alloc(struct oomlog_state *st, uint32_t rank
 	memset(al, 0, sizeof *al);
 	al->rank = rank;
 	al->line = line;
+	al->size = OOM_UNKNOWN;
 	al->unpadded = OOM_UNKNOWN;
 	return al;
 }
@@ -273,49 +511,79 @@ static void oomlog_operator(struct oomlog_state *st, struct oom_alloc *al, const
 	al->op_name = oomlog_quoted(st, s, n, "op_name");
 	al->op_type = oomlog_quoted(st, s, n, "op_type");
 	al->source_file = oomlog_quoted(st, s, n, "source_file");
-	const char *sl = NULL;
-	for (size_t i = 0; i + 12 <= n && !sl; i++)
-		if (!memcmp(s + i, "source_line=", 12))
-			sl = s + i + 12;
+	const char *sl = oomlog_memfind(s, n, "source_line=", 12);
 	if (sl)
-		al->source_line = strtoll(sl, NULL, 10);
+		al->source_line = strtoll(sl + 12, NULL, 10);
+}
+
+/* Where "N. Size: " starts in the piece (the digits), or NULL. */
+static const char *oomlog_entry_at(const struct oomlog_line *l, const char **size)
+{
+	const char *p = oomlog_find(l, ". Size: ");
+	if (!p)
+		return NULL;
+	const char *d = p;
+	while (d > l->s && isdigit((unsigned char)d[-1]))
+		d--;
+	if (d == p || (d > l->s && (isalnum((unsigned char)d[-1]) || d[-1] == '.')))
+		return NULL;
+	*size = p + 8;
+	return d;
+}
+
+/* "Buffer N:" (XLA:GPU's peak buffers) alone in the piece: its number. */
+static bool oomlog_gpu_buffer_at(const struct oomlog_line *l, uint32_t *rank)
+{
+	const char *p = oomlog_find(l, "Buffer ");
+	if (!p || p + 7 >= l->s + l->n || !isdigit((unsigned char)p[7]))
+		return false;
+	char *end;
+	unsigned long v = strtoul(p + 7, &end, 10);
+	if (end >= l->s + l->n || *end != ':')
+		return false;
+	for (const char *q = end + 1; q < l->s + l->n; q++)
+		if (!isspace((unsigned char)*q))
+			return false;
+	*rank = (uint32_t)v;
+	return true;
 }
 
 /* "N. Size: X" (TPU) or "Buffer N:" (GPU) starts an allocation. */
 static bool oomlog_alloc_start(struct oomlog_state *st, const struct oomlog_line *l)
 {
-	const char *p = oomlog_find(l, ". Size: ");
-	if (p && st->cur->kind != OOM_GPU) {
-		const char *d = p;
-		while (d > l->s && isdigit((unsigned char)d[-1]))
-			d--;
-		if (d == p)
-			return false;
+	const char *sz, *d = oomlog_entry_at(l, &sz), *next;
+	uint32_t rank;
+	if (d && !oomlog_gpu(st->cur->kind)) {
 		struct oom_alloc *al = oomlog_new_alloc(st, (uint32_t)strtoul(d, NULL, 10), l->no);
-		const char *next;
-		oomlog_size(p + 8, l->s + l->n, &al->size, &next);
+		if (!oomlog_size(sz, l->s + l->n, &al->size, &next))
+			al->size = OOM_UNKNOWN;
 		return true;
 	}
-	p = oomlog_find(l, "Buffer ");
-	if (!p || st->cur->kind != OOM_GPU || !isdigit((unsigned char)p[7]))
+	if (!oomlog_gpu(st->cur->kind) || !oomlog_gpu_buffer_at(l, &rank))
 		return false;
-	oomlog_new_alloc(st, (uint32_t)strtoul(p + 7, NULL, 10), l->no);
+	oomlog_new_alloc(st, rank, l->no);
 	return true;
 }
 
-/* Fields of the allocation being read. */
+/* Fields of the allocation being read.  An "XLA label:" with no entry
+ * open, or after one that has a label already, is an entry of its own
+ * (TF's reports list scoped allocations without "N. Size:"). */
 static bool oomlog_alloc_field(struct oomlog_state *st, const struct oomlog_line *l)
 {
 	struct oom_report *r = st->cur;
-	if (!r->nallocs)
-		return false;
-	struct oom_alloc *al = &r->allocs[r->nallocs - 1];
+	struct oom_alloc *al = r->nallocs ? &r->allocs[r->nallocs - 1] : NULL;
 	size_t n;
 	const char *v, *next;
+	if ((v = oomlog_after(l, "XLA label: ", &n)) || (v = oomlog_after(l, "XLA Label: ", &n))) {
+		if (!al || al->label)
+			al = oomlog_new_alloc(st, al ? al->rank + 1 : 1, l->no);
+		oomlog_label(st, al, v, n);
+		return true;
+	}
+	if (!al)
+		return false;
 	if ((v = oomlog_after(l, "Operator: ", &n)))
 		oomlog_operator(st, al, v, n);
-	else if ((v = oomlog_after(l, "XLA label: ", &n)) || (v = oomlog_after(l, "XLA Label: ", &n)))
-		oomlog_label(st, al, v, n);
 	else if ((v = oomlog_after(l, "Entry Parameter Subshape: ", &n))) {
 		al->shape = oomlog_dup(st, v, n);
 		al->entry_parameter = true;
@@ -330,7 +598,7 @@ static bool oomlog_alloc_field(struct oomlog_state *st, const struct oomlog_line
 	else if ((v = oomlog_after(l, "Size: ", &n)))
 		oomlog_size(v, v + n, &al->size, &next);
 	else
-		return false;
+		return oomlog_find(l, "==========") != NULL;
 	return true;
 }
 
@@ -355,22 +623,35 @@ static void oomlog_hlo_temp(struct oom_report *r, const struct oomlog_line *l)
 		oomlog_size(f + 17, e, &r->fragmentation, &next);
 }
 
+/* Where word w starts in the piece with a size after it ("reserved
+ * 528.00M", "program unknown size"), or NULL.  w must start the piece or
+ * follow a blank. */
+static const char *oomlog_word_size(const struct oomlog_line *l, const char *w)
+{
+	size_t k = strlen(w);
+	const char *e = l->s + l->n;
+	for (const char *p = l->s; (p = oomlog_memfind(p, (size_t)(e - p), w, k)); p += k) {
+		if (p > l->s && p[-1] != ' ' && p[-1] != '\t' && p[-1] != ':')
+			continue;
+		const char *q = p + k;
+		while (q < e && *q == ' ')
+			q++;
+		if (q < e && (isdigit((unsigned char)*q) || (e - q >= 7 && !memcmp(q, "unknown", 7))))
+			return p;
+	}
+	return NULL;
+}
+
 /* A line in the usage breakdowns: "reserved 528.00M", "program 17.08G". */
 static bool oomlog_part(struct oom_report *r, enum oomlog_block b, const struct oomlog_line *l)
 {
 	static const char *const names[] = { "reserved ", "program ", "arguments ", "global ", "scoped ", NULL };
-	size_t i = 0;
-	while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'))
-		i++;
 	for (int k = 0; names[k]; k++) {
-		size_t kn = strlen(names[k]);
-		if (l->n - i < kn || memcmp(l->s + i, names[k], kn))
-			continue;
+		const char *p = oomlog_word_size(l, names[k]), *next;
 		uint64_t v;
-		const char *next;
-		if (!oomlog_size(l->s + i + kn, l->s + l->n, &v, &next))
-			return false;
-		uint64_t *total[] = { &r->reserved, &r->program, &r->arguments, NULL, NULL };
+		if (!p || !oomlog_size(p + strlen(names[k]), l->s + l->n, &v, &next))
+			continue;
+		uint64_t *total[] = { &r->reserved, &r->program_bytes, &r->arguments, NULL, NULL };
 		uint64_t *req[] = { &r->req_reserved, NULL, NULL, &r->global, &r->scoped };
 		uint64_t *dst = b == OB_TOTAL ? total[k] : req[k];
 		if (dst)
@@ -391,44 +672,307 @@ static void oomlog_gpu_stat(struct oom_report *r, const struct oomlog_line *l)
 			return;
 }
 
+/* "Total hbm usage >= X:" / "Program hbm requirement X:": the space word
+ * between prefix and suffix, or NULL. */
+static const char *oomlog_phrase(const struct oomlog_line *l, const char *prefix, const char *suffix,
+				 const char **space_end)
+{
+	size_t k = strlen(prefix), s = strlen(suffix);
+	const char *e = l->s + l->n;
+	for (const char *p = l->s; (p = oomlog_memfind(p, (size_t)(e - p), prefix, k)); p += k) {
+		const char *w = p + k, *q = w;
+		while (q < e && isalpha((unsigned char)*q))
+			q++;
+		if (q > w && (size_t)(e - q) >= s && !memcmp(q, suffix, s)) {
+			*space_end = q;
+			return w;
+		}
+	}
+	return NULL;
+}
+
 /* A line of the current report; false when it is not one. */
 static bool oomlog_body(struct oomlog_state *st, const struct oomlog_line *l)
 {
 	struct oom_report *r = st->cur;
-	const char *p;
+	const char *p, *q;
 	size_t n;
-	if ((p = oomlog_find(l, " usage >= ")) && oomlog_find(l, "Total ")) {
+	if (oomlog_run_time(r->kind) && !oomlog_gpu(r->kind) && oomlog_find(l, "There are ")) {
+		oomlog_free(r, l);
+	} else if (r->kind == OOM_TPU_BUFFER && oomlog_find(l, "largest contiguous region")) {
+		oomlog_free(r, l);
+	} else if ((p = oomlog_phrase(l, "Total ", " usage >= ", &q))) {
 		oomlog_size_after(l, " usage >= ", &r->total);
 		st->block = OB_TOTAL;
+		oomlog_part(r, OB_TOTAL, l);
 	} else if ((p = oomlog_after(l, "Output size ", &n))) {
 		const char *next;
 		oomlog_size(p, p + n, &r->output, &next);
 		const char *sh = oomlog_find(l, "shares ");
 		if (sh)
 			oomlog_size(sh + 7, l->s + l->n, &r->output_shared, &next);
-	} else if (oomlog_find(l, "Program ") && oomlog_find(l, " requirement ")) {
+	} else if ((p = oomlog_phrase(l, "Program ", " requirement ", &q))) {
 		oomlog_size_after(l, " requirement ", &r->requirement);
 		st->block = OB_REQUIREMENT;
 	} else if (oomlog_find(l, "HLO temp ") && st->block == OB_REQUIREMENT) {
 		oomlog_hlo_temp(r, l);
 	} else if (oomlog_find(l, "Largest program allocations") || oomlog_find(l, "Peak buffers:")) {
 		st->block = OB_ALLOCS;
+	} else if (oomlog_find(l, "capacity by ") && r->exceeded == OOM_UNKNOWN && !oomlog_run_time(r->kind)) {
+		oomlog_size_after(l, "capacity by ", &r->exceeded);
 	} else if (st->block == OB_GPU_STATS && oomlog_find(l, " allocation:")) {
 		oomlog_gpu_stat(r, l);
+	} else if (r->kind == OOM_GPU_BFC && oomlog_find(l, "Stats:")) {
+		st->block = OB_BFC_STATS;
+	} else if (st->block == OB_BFC_STATS && (oomlog_find(l, "Limit:") || oomlog_find(l, "InUse:"))) {
+		if (!oomlog_find(l, "MaxInUse:") && !oomlog_size_after(l, "Limit:", &r->capacity))
+			oomlog_size_after(l, "InUse:", &r->in_use);
 	} else if ((st->block == OB_TOTAL || st->block == OB_REQUIREMENT) && oomlog_part(r, st->block, l)) {
 		/* read */
-	} else if (st->block == OB_ALLOCS && (oomlog_alloc_start(st, l) || oomlog_alloc_field(st, l))) {
-		/* read */
+	} else if ((st->block == OB_ALLOCS || r->kind == OOM_TPU) &&
+		   (oomlog_alloc_start(st, l) || oomlog_alloc_field(st, l))) {
+		/* A TPU report's entries are read without the "Largest program
+		 * allocations" line: a paste may leave it out. */
+		st->block = OB_ALLOCS;
 	} else {
 		return false;
 	}
 	return true;
 }
 
+/* A part of a report with no report open to take it (or one that has
+ * that part already): a report of its own, begun there. */
+static bool oomlog_fragment(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	struct oom_report *r = st->cur;
+	bool tpu = r && r->kind == OOM_TPU, gpu = r && r->kind == OOM_GPU;
+	const char *p, *q, *sz;
+	enum oom_kind k = OOM_TPU;
+	const char *space = NULL;
+	uint32_t rank;
+	if ((p = oomlog_phrase(l, "Total ", " usage >= ", &q)) && (!tpu || r->total != OOM_UNKNOWN))
+		space = oomlog_dup(st, p, (size_t)(q - p));
+	else if ((p = oomlog_phrase(l, "Program ", " requirement ", &q)) && (!tpu || r->requirement != OOM_UNKNOWN))
+		space = oomlog_dup(st, p, (size_t)(q - p));
+	else if (oomlog_find(l, "Output size ") && oomlog_find(l, " shares ") && (!tpu || r->output != OOM_UNKNOWN))
+		;
+	else if ((p = oomlog_find(l, "Largest program allocations in ")) && (!tpu || r->nallocs))
+		space = oomlog_space_at(st, p + 31, l->s + l->n);
+	else if (oomlog_entry_at(l, &sz) && !tpu)
+		;
+	else if (oomlog_find(l, "XLA label: ") && !r)
+		;
+	else if ((oomlog_find(l, "Peak buffers:") || oomlog_find(l, "BufferAssignment stats:") ||
+		  oomlog_gpu_buffer_at(l, &rank)) && (!gpu || r->nallocs))
+		k = OOM_GPU;
+	else if (oomlog_find(l, "bfc_allocator") && oomlog_find(l, "Stats:") && (!r || r->kind != OOM_GPU_BFC))
+		k = OOM_GPU_BFC;
+	else
+		return false;
+	struct oom_report *nr = oomlog_begin(st, k, l->no);
+	nr->partial = true;
+	if (space)
+		nr->space = space;
+	st->block = k == OOM_GPU && oomlog_find(l, "BufferAssignment stats:") ? OB_GPU_STATS
+		    : k == OOM_GPU_BFC ? OB_NONE : OB_ALLOCS;
+	oomlog_body(st, l);
+	return true;
+}
+
+/* ---- Cleaning and cutting a line ---- */
+
+/* The line without markdown: leading quote marks, "**", backticks and the
+ * backslash before punctuation ("1\.", "op\_name") go; into st->buf. */
+static struct oomlog_line oomlog_clean(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	if (st->bufcap < l->n + 1) {
+		st->bufcap = l->n + 64;
+		st->buf = xrealloc(st->buf, st->bufcap);
+	}
+	size_t i = 0, o = 0;
+	while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t' || l->s[i] == '>'))
+		i++;
+	for (; i < l->n; i++) {
+		char c = l->s[i];
+		if (c == '`' || (c == '*' && i + 1 < l->n && l->s[i + 1] == '*')) {
+			i += c == '*';
+			continue;
+		}
+		if (c == '\\' && i + 1 < l->n && strchr(".*_#[]()-+!<>|{}~", l->s[i + 1]) && l->s[i + 1])
+			c = l->s[++i];
+		st->buf[o++] = c;
+	}
+	st->buf[o] = 0;
+	return (struct oomlog_line){ st->buf, o, l->no };
+}
+
+/* Field keys a joined line is cut before.  SIZE: only with a size after it
+ * and a blank before ("reserved 528.00M", not "0B reserved, and");
+ * LABEL / OP: what follows is a value cut only before END keys. */
+enum { OK_SIZE = 1, OK_LABEL = 2, OK_OP = 4, OK_END = 8, OK_ENTRY = 16 };
+struct oomlog_key {
+	const char *k;
+	unsigned flags;
+};
+static const struct oomlog_key oomlog_keys[] = {
+	{ "Total ", 0 }, { "Output size ", 0 }, { "Program ", 0 }, { "Largest program allocations", 0 },
+	{ "reserved ", OK_SIZE }, { "program ", OK_SIZE }, { "arguments ", OK_SIZE }, { "global ", OK_SIZE },
+	{ "scoped ", OK_SIZE }, { "HLO temp ", OK_SIZE }, { "Operator: ", OK_OP },
+	{ "Shape: ", OK_END }, { "Unpadded size: ", OK_END }, { "Extra memory due to padding: ", OK_END },
+	{ "XLA label: ", OK_LABEL | OK_END }, { "XLA Label: ", OK_LABEL | OK_END }, { "Allocation type: ", OK_END },
+	{ "==========", OK_END }, { "", OK_ENTRY | OK_END }, { "Entry Parameter Subshape: ", OK_END },
+	{ "Peak buffers:", 0 }, { "BufferAssignment stats:", 0 }, { NULL, 0 },
+};
+
+/* Whether key kk starts at s[i] as a field, not inside other text. */
+static bool oomlog_key_at(const char *s, size_t n, size_t i, const struct oomlog_key *kk)
+{
+	const char *e = s + n, *p = s + i;
+	if (kk->flags & OK_ENTRY) {
+		if (!isdigit((unsigned char)*p) || (i && (isalnum((unsigned char)p[-1]) || p[-1] == '.')))
+			return false;
+		while (p < e && isdigit((unsigned char)*p))
+			p++;
+		return e - p >= 8 && !memcmp(p, ". Size: ", 8);
+	}
+	size_t k = strlen(kk->k);
+	if ((size_t)(e - p) < k || memcmp(p, kk->k, k))
+		return false;
+	if (!strcmp(kk->k, "Total ") || !strcmp(kk->k, "Program ")) {
+		const char *q = p + k;
+		while (q < e && isalpha((unsigned char)*q))
+			q++;
+		const char *want = kk->k[0] == 'T' ? " usage >= " : " requirement ";
+		return q > p + k && (size_t)(e - q) >= strlen(want) && !memcmp(q, want, strlen(want));
+	}
+	if (kk->flags & OK_SIZE) {
+		if (i && p[-1] != ' ' && p[-1] != '\t')
+			return false;
+		const char *q = p + k;
+		while (q < e && *q == ' ')
+			q++;
+		return q < e && (isdigit((unsigned char)*q) || (e - q >= 7 && !memcmp(q, "unknown", 7)));
+	}
+	return true;
+}
+
+/* Cuts the cleaned line before each field key; calls fn on each piece. */
+static void oomlog_segments(struct oomlog_state *st, const struct oomlog_line *l,
+			    void (*fn)(struct oomlog_state *, const struct oomlog_line *))
+{
+	size_t start = 0;
+	unsigned mode = 0;   /* OK_LABEL / OK_OP while inside a value */
+	for (size_t i = 0; i < l->n; i++) {
+		const struct oomlog_key *hit = NULL;
+		if (!strchr("TOPLrpagsHSUEXA=B0123456789", l->s[i]) || !l->s[i])
+			continue;
+		for (const struct oomlog_key *kk = oomlog_keys; kk->k && !hit; kk++) {
+			if (mode && !(kk->flags & OK_END))
+				continue;
+			if ((mode & OK_LABEL) && (kk->flags & OK_LABEL))
+				continue;
+			if (oomlog_key_at(l->s, l->n, i, kk))
+				hit = kk;
+		}
+		if (!hit)
+			continue;
+		if (i > start) {
+			struct oomlog_line piece = { l->s + start, i - start, l->no };
+			fn(st, &piece);
+		}
+		start = i;
+		mode = hit->flags & (OK_LABEL | OK_OP);
+		/* Past the key, so that it does not match again at once. */
+		if (hit->flags & OK_ENTRY) {
+			while (i + 1 < l->n && l->s[i + 1] != '.')
+				i++;
+		} else if (hit->k[0] == '=') {
+			while (i + 1 < l->n && l->s[i + 1] == '=')
+				i++;
+		} else {
+			i += strlen(hit->k) - 1;
+		}
+	}
+	struct oomlog_line piece = { l->s + start, l->n - start, l->no };
+	fn(st, &piece);
+}
+
+/* One piece: a report's first line, a line of the open report, or a part
+ * that begins one. */
+static void oomlog_piece(struct oomlog_state *st, const struct oomlog_line *l)
+{
+	if (oomlog_tpu(st, l) || oomlog_tpu_temp(st, l) || oomlog_tpu_sc(st, l) || oomlog_tpu_early(st, l) ||
+	    oomlog_tpu_scoped(st, l) || oomlog_tpu_runtime(st, l) || oomlog_gpu_oom(st, l) ||
+	    oomlog_gpu_request(st, l) || oomlog_gpu_bfc(st, l))
+		return;
+	if (!(st->cur && oomlog_body(st, l)))
+		oomlog_fragment(st, l);
+}
+
+/* ---- Wrapped lines ---- */
+
+/* Phrases a terminal or an editor may break. */
+static const char *const oomlog_wrap_keys[] = {
+	"Ran out of memory in memory space ", "Out of memory while trying to allocate ",
+	"Failed to allocate request for ", "Attempting to allocate ", "Attempting to reserve ",
+	"Exceeded hbm capacity by ", "ran out of memory trying to allocate ", NULL,
+};
+
+/* Whether line a ends inside one of the phrases and b (from its first
+ * non-blank) goes on with it (1: read them as one line), or a ends right
+ * after a whole phrase whose figures are on b (2: one line, a blank
+ * between); 0 otherwise. */
+static int oomlog_wraps(const char *a, size_t an, const char *b, size_t bn)
+{
+	while (bn && (*b == ' ' || *b == '\t'))
+		b++, bn--;
+	if (!bn || !an)
+		return 0;
+	size_t t = an;
+	while (t && (a[t - 1] == ' ' || a[t - 1] == '\t'))
+		t--;
+	for (const char *const *kp = oomlog_wrap_keys; *kp; kp++) {
+		const char *k = *kp;
+		size_t kn = strlen(k);
+		if (t >= kn - 1 && !memcmp(a + t - (kn - 1), k, kn - 1))
+			return 2;
+		for (size_t j = 1; j < kn - 1; j++) {
+			/* Cheap checks first: the last byte of a, the first of b. */
+			if (an < j || a[an - 1] != k[j - 1])
+				continue;
+			const char *r = k + j;
+			size_t rest = kn - j;
+			if (*r == ' ')   /* broken at a blank the wrap dropped */
+				r++, rest--;
+			if (!rest || *b != *r || memcmp(a + an - j, k, j))
+				continue;
+			if (!memcmp(b, r, bn < rest ? bn : rest))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- Driver ---- */
 
-/* The same report printed twice (the log line and the exception): keep
- * the one with more allocations. */
+/* Two reports that are the same one printed twice (the log line and the
+ * exception, a retry that failed the same way). */
+static bool oomlog_same(const struct oom_report *p, const struct oom_report *r)
+{
+	return p->kind == r->kind && p->used == r->used && p->capacity == r->capacity &&
+	       p->exceeded == r->exceeded && p->requirement == r->requirement && p->tensorcore == r->tensorcore &&
+	       p->requested == r->requested && p->free_bytes == r->free_bytes && !strcmp(p->space, r->space) &&
+	       ((!p->program && !r->program) || (p->program && r->program && !strcmp(p->program, r->program)));
+}
+
+/* A report that says nothing but its kind (a title line, "Ran out of
+ * memory in memory space vmem.") followed by the full one. */
+static bool oomlog_empty(const struct oom_report *p)
+{
+	return p->used == OOM_UNKNOWN && p->capacity == OOM_UNKNOWN && p->requested == OOM_UNKNOWN &&
+	       !p->nallocs && p->total == OOM_UNKNOWN && p->requirement == OOM_UNKNOWN;
+}
+
 static void oomlog_dedupe(struct oomlog_state *st)
 {
 	uint32_t w = 0;
@@ -436,17 +980,40 @@ static void oomlog_dedupe(struct oomlog_state *st)
 		struct oom_report *r = &st->reps[k];
 		if (w) {
 			struct oom_report *p = &st->reps[w - 1];
-			if (p->kind == r->kind && p->used == r->used && p->capacity == r->capacity &&
-			    p->exceeded == r->exceeded && p->requirement == r->requirement &&
-			    p->tensorcore == r->tensorcore) {
+			if (oomlog_same(p, r)) {
+				uint32_t rep = p->repeats + r->repeats;
 				if (r->nallocs > p->nallocs)
 					*p = *r;
+				p->repeats = rep;
+				continue;
+			}
+			if (oomlog_empty(p) && p->kind == r->kind && !strcmp(p->space, r->space)) {
+				*p = *r;
+				continue;
+			}
+			/* The BFC allocator's line and XLA's report of the same failure. */
+			if (p->kind == OOM_GPU_BFC && oomlog_gpu(r->kind) && r->kind != OOM_GPU_BFC &&
+			    p->requested == r->requested && r->line - p->line <= 50) {
+				const char *dev = p->device;
+				uint64_t cap = p->capacity, use = p->in_use;
+				*p = *r;
+				p->device = p->device ? p->device : dev;
+				p->capacity = p->capacity != OOM_UNKNOWN ? p->capacity : cap;
+				p->in_use = p->in_use != OOM_UNKNOWN ? p->in_use : use;
 				continue;
 			}
 		}
 		st->reps[w++] = *r;
 	}
 	st->n = w;
+}
+
+/* One line of the log, perhaps joined with the next: cleaned, cut, read. */
+static void oomlog_line(struct oomlog_state *st, const struct oomlog_line *raw)
+{
+	struct oomlog_line l = oomlog_clean(st, raw);
+	oomlog_code(st, &l);
+	oomlog_segments(st, &l, oomlog_piece);
 }
 
 uint32_t oomlog_read(const struct source *src, struct arena *a, struct oom_log *out)
@@ -461,9 +1028,35 @@ uint32_t oomlog_read(const struct source *src, struct arena *a, struct oom_log *
 		struct oomlog_line l = { s, (size_t)(e - s), ++no };
 		if (l.n && s[l.n - 1] == '\r')
 			l.n--;
-		if (!oomlog_tpu(&st, &l) && !oomlog_tpu_temp(&st, &l) && !oomlog_tpu_sc(&st, &l) &&
-		    !oomlog_gpu(&st, &l) && st.cur)
-			oomlog_body(&st, &l);
+		const char *s2 = e + 1;
+		if (s2 < end) {
+			const char *e2 = memchr(s2, '\n', (size_t)(end - s2));
+			if (!e2)
+				e2 = end;
+			size_t n2 = (size_t)(e2 - s2);
+			if (n2 && s2[n2 - 1] == '\r')
+				n2--;
+			int how = oomlog_wraps(l.s, l.n, s2, n2);
+			if (how) {
+				while (n2 && (*s2 == ' ' || *s2 == '\t'))
+					s2++, n2--;
+				if (st.segcap < l.n + n2 + 2) {
+					st.segcap = l.n + n2 + 64;
+					st.seg = xrealloc(st.seg, st.segcap);
+				}
+				memcpy(st.seg, l.s, l.n);
+				size_t m = l.n;
+				if (how == 2 && st.seg[m - 1] != ' ')
+					st.seg[m++] = ' ';
+				memcpy(st.seg + m, s2, n2);
+				struct oomlog_line j = { st.seg, m + n2, no };
+				oomlog_line(&st, &j);
+				s = e2 + 1;
+				no++;
+				continue;
+			}
+		}
+		oomlog_line(&st, &l);
 		s = e + 1;
 	}
 	oomlog_dedupe(&st);
@@ -474,6 +1067,8 @@ uint32_t oomlog_read(const struct source *src, struct arena *a, struct oom_log *
 		memcpy(out->reports, st.reps, st.n * sizeof *st.reps);
 	}
 	free(st.reps);
+	free(st.buf);
+	free(st.seg);
 	return st.n;
 }
 
@@ -483,7 +1078,24 @@ const char *oomlog_kind_name(enum oom_kind k)
 	case OOM_TPU: return "tpu";
 	case OOM_TPU_TEMP: return "tpu-temp";
 	case OOM_TPU_SC: return "tpu-sparsecore";
+	case OOM_TPU_EARLY: return "tpu-early-abort";
+	case OOM_TPU_SCOPED: return "tpu-scoped";
+	case OOM_TPU_RESERVE: return "tpu-program-load";
+	case OOM_TPU_BUFFER: return "tpu-buffer";
 	case OOM_GPU: return "gpu";
+	case OOM_GPU_REQUEST: return "gpu-request";
+	case OOM_GPU_BFC: return "gpu-bfc";
 	}
 	return "?";
+}
+
+bool oomlog_run_time(enum oom_kind k)
+{
+	return k == OOM_TPU_RESERVE || k == OOM_TPU_BUFFER || k == OOM_GPU || k == OOM_GPU_REQUEST ||
+	       k == OOM_GPU_BFC;
+}
+
+bool oomlog_gpu(enum oom_kind k)
+{
+	return k == OOM_GPU || k == OOM_GPU_REQUEST || k == OOM_GPU_BFC;
 }

@@ -1,8 +1,9 @@
-/* xlastats.c - reads XLA's own totals from the sidecars of a dumped module:
- * the buffer assignment ("allocation N: size S, ..." lines; those with a
- * "color N" live in another memory space and are left out) and the
- * memory-usage report ("Total bytes: N" of "Memory Space: default").  It
- * judges nothing. */
+/* xlastats.c - reads what XLA itself wrote beside a dumped module: the
+ * buffer assignment ("allocation N: size S, ..." lines and their values;
+ * those with a "color N" live in another memory space and are left out)
+ * for its device total and largest allocations, and the memory-usage
+ * report ("Total bytes: N" of "Memory Space: default").  It judges
+ * nothing. */
 #include "xlastats.h"
 #include <stdlib.h>
 #include <string.h>
@@ -82,4 +83,112 @@ void xlastats_free(struct xla_stats *s)
 uint64_t xlastats_total(const struct xla_stats *s)
 {
 	return s->total_bytes ? s->total_bytes : s->usage_bytes;
+}
+
+/* ---- The largest allocations ---- */
+
+/* Whether the text at q (before e) starts with lit. */
+static bool xlastats_at(const char *q, const char *e, const char *lit)
+{
+	size_t k = strlen(lit);
+	return (size_t)(e - q) >= k && !memcmp(q, lit, k);
+}
+
+/* "allocation 3: size 4294967296, parameter 29, shape |...| at ShapeIndex
+ * {}, maybe-live-out:" into al; false for thread-local and other colors. */
+static bool xlastats_alloc_head(const char *p, const char *e, struct xla_allocation *al)
+{
+	char *end;
+	al->index = (uint32_t)strtoul(p + 11, &end, 10);
+	if (end >= e || *end != ':' || e - end < 8 || memcmp(end, ": size ", 7))
+		return false;
+	al->size = strtoull(end + 7, NULL, 10);
+	al->parameter = -1;
+	for (const char *q = end; q < e; q++) {
+		if (xlastats_at(q, e, ", thread-local") || xlastats_at(q, e, ", color "))
+			return false;
+		if (xlastats_at(q, e, ", parameter "))
+			al->parameter = strtoll(q + 12, NULL, 10);
+		al->live_out |= xlastats_at(q, e, "maybe-live-out");
+		al->constant |= xlastats_at(q, e, ", constant");
+	}
+	return true;
+}
+
+/* " value: <2959 param.15 @0> (size=4294967296,offset=0): f32[...]": the
+ * largest value names the allocation. */
+static void xlastats_alloc_value(const char *p, const char *e, struct xla_allocation *al, struct arena *a,
+				 uint64_t *best)
+{
+	const char *lt = memchr(p, '<', (size_t)(e - p));
+	const char *sp = lt ? memchr(lt, ' ', (size_t)(e - lt)) : NULL;
+	const char *at = sp ? memchr(sp, '@', (size_t)(e - sp)) : NULL;
+	const char *sz = at ? strstr(at, "(size=") : NULL;
+	al->nvalues++;
+	if (!at || !sz || sz > e)
+		return;
+	uint64_t v = strtoull(sz + 6, NULL, 10);
+	if (al->value && v <= *best)
+		return;
+	*best = v;
+	const char *n0 = sp + 1, *n1 = at;
+	while (n1 > n0 && n1[-1] == ' ')
+		n1--;
+	const char *br = memchr(n0, '{', (size_t)(n1 - n0));
+	al->value = arena_strndup(a, n0, (size_t)((br ? br : n1) - n0));
+	const char *colon = strstr(sz, "): ");
+	al->shape = colon && colon < e ? arena_strndup(a, colon + 3, (size_t)(e - colon - 3)) : NULL;
+}
+
+static int xlastats_by_size(const void *x, const void *y)
+{
+	const struct xla_allocation *a = x, *b = y;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+bool xlastats_assignment_read(const char *path, uint32_t max, struct arena *a, struct xla_assignment *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!path || !strcmp(path, "-"))
+		return false;
+	char *from = NULL;
+	struct source *s = xlastats_load(path, "buffer-assignment", &from);
+	if (!s) {
+		free(from);
+		return false;
+	}
+	uint32_t n = 0, cap = 64;
+	struct xla_allocation *v = xmalloc(cap * sizeof *v);
+	bool open = false;
+	uint64_t best = 0;
+	const char *p = s->buf, *end = s->buf + s->len;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (e - p > 11 && !memcmp(p, "allocation ", 11)) {
+			if (n == cap)
+				v = xreallocarray(v, cap *= 2, sizeof *v);
+			memset(&v[n], 0, sizeof v[n]);
+			open = xlastats_alloc_head(p, e, &v[n]);
+			n += open;
+			best = 0;
+		} else if (open && e - p > 8 && !memcmp(p, " value: ", 8)) {
+			xlastats_alloc_value(p, e, &v[n - 1], a, &best);
+		} else if (e > p && p[0] != ' ') {
+			open = false;   /* past the allocations: "Used values:" and the rest */
+		}
+		p = e + 1;
+	}
+	source_free(s);
+	qsort(v, n, sizeof *v, xlastats_by_size);
+	out->n = n < max ? n : max;
+	out->allocs = arena_array(a, out->n ? out->n : 1, sizeof *out->allocs);
+	memcpy(out->allocs, v, out->n * sizeof *v);
+	out->from = arena_strndup(a, from, strlen(from));
+	free(v);
+	free(from);
+	return out->n > 0;
 }

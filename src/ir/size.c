@@ -392,6 +392,10 @@ bool size_parse(const char *s, size_t n, uint64_t *out)
 		mult = 1024.0 * 1024 * 1024;
 	else if (size_unit_is(p, (size_t)(end - p), "T") || size_unit_is(p, (size_t)(end - p), "TiB"))
 		mult = 1024.0 * 1024 * 1024 * 1024;
+	else if (size_unit_is(p, (size_t)(end - p), "P") || size_unit_is(p, (size_t)(end - p), "PiB"))
+		mult = 1024.0 * 1024 * 1024 * 1024 * 1024;
+	else if (size_unit_is(p, (size_t)(end - p), "E") || size_unit_is(p, (size_t)(end - p), "EiB"))
+		mult = 1024.0 * 1024 * 1024 * 1024 * 1024 * 1024;   /* "Requires 3.47E": under 8E fits */
 	else if (size_unit_is(p, (size_t)(end - p), "KB"))
 		mult = 1e3;
 	else if (size_unit_is(p, (size_t)(end - p), "MB"))

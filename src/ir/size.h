@@ -91,7 +91,7 @@ size_t size_tile_format(const struct size_tile *t, char *buf, size_t cap);
 char *size_human(uint64_t bytes, char *buf);
 
 /* Parses a size s[0..n): a plain byte count ("17179869184"), or a number
- * (decimals allowed) with a unit: K M G T or KiB MiB GiB TiB (1024-based,
+ * (decimals allowed) with a unit: K M G T P E or KiB ... EiB (1024-based,
  * as XLA prints sizes), KB MB GB TB (1000-based, as spec sheets).  Units
  * are case-insensitive; a trailing 'B' alone means bytes.  False for junk
  * or a value past 2^63; zero is a size. */

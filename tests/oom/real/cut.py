@@ -9,7 +9,7 @@ to the last that matches TO, optionally reshaped the way a paste reshapes
 text (quoted with '> ', indented, fenced, or joined onto one line the way a
 markdown converter joins a paragraph).  Nothing is retyped or edited.
 
-    python3 tests/oom/real/cut.py          # rewrite logs/
+    python3 tests/oom/real/cut.py          # rewrite logs/ and PROVENANCE.tsv
     python3 tests/oom/real/cut.py --check  # exit 1 when logs/ differs
 """
 import json, os, re, sys
@@ -65,6 +65,7 @@ CUTS = [
     ("gpu-bfc-title", "udacity-7-bfc-title", None, None, None),
     ("gpu-bfc-named", "faq-bfc-gpu0", None, None, None),
     ("gpu-prefixed-rank", "jax-13428-gpu-peak", r"XlaRuntimeError", None, "rank"),
+    ("tpu-e1000-wrapped", "v7x-e1000-wrapped", None, None, None),
 ]
 
 
@@ -97,13 +98,25 @@ def main():
     out = {}
     for name, sname, start, end, how in CUTS:
         out[name + ".log"] = "\n".join(reshape(cut(src[sname]["excerpt"], start, end), how)) + "\n"
+    prov = "log\tsource\taddress\tretrieved through\tcut\n" + "".join(
+        "%s.log\t%s\t%s\t%s\t%s\n" % (name, sname, src[sname]["url"], src[sname]["via"],
+                                      "whole excerpt" if not (start or end or how) else
+                                      "lines %s .. %s%s" % (start or "first", end or "last",
+                                                            ", reshaped: " + how if how else ""))
+        for name, sname, start, end, how in CUTS)
+    out_prov = os.path.join(HERE, "PROVENANCE.tsv")
     logs = os.path.join(HERE, "logs")
     if "--check" in sys.argv:
         have = {f: open(os.path.join(logs, f)).read() for f in os.listdir(logs) if f.endswith(".log")}
         bad = sorted(set(have) ^ set(out)) + sorted(f for f in out if f in have and have[f] != out[f])
         for f in bad:
             print("tests/oom/real/logs/%s: not what cut.py cuts from sources.json" % f)
+        if not os.path.exists(out_prov) or open(out_prov).read() != prov:
+            print("tests/oom/real/PROVENANCE.tsv: not what cut.py writes")
+            bad.append("PROVENANCE.tsv")
         return 1 if bad else 0
+    with open(out_prov, "w") as fh:
+        fh.write(prov)
     for f in os.listdir(logs):
         if f.endswith(".log") and f not in out:
             os.remove(os.path.join(logs, f))
