@@ -281,7 +281,8 @@ fuzz: fuzz-deps
 		: "commands print diagnostics on every input: close the target's stdout and"; \
 		: "stderr (libFuzzer keeps its own output and the sanitizers' reports)"; \
 		fd_mask=1; case $$t in mem|check|annotate) fd_mask=3 ;; esac; \
-		build/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		build/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 $$dict \
 			-rss_limit_mb=4096 -print_final_stats=1 -close_fd_mask=$$fd_mask \
 			-artifact_prefix=build/fuzz-crashes/$$t- \
 			build/fuzz-corpus/$$t $(FUZZ_SEEDS) 2>build/fuzz-$$t.log || \

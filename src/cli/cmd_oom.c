@@ -745,8 +745,13 @@ static bool cmd_oom_read(const char *log, struct arena *a, struct source **src, 
 	}
 	if (oomlog_read(*src, a, ol))
 		return true;
-	fprintf(stderr, "%s:1:1: error: no XLA out-of-memory report in this log (docs/oom.md lists the forms "
-			"read)\n", (*src)->path);
+	fprintf(stderr, "%s:1:1: error: no out-of-memory report in this log\n"
+			"note: looked for XLA:TPU's \"Ran out of memory in memory space\", \"HLO temporaries\",\n"
+			"      \"Aborting compilation early\", \"Allocation (size=...) would exceed memory\", the\n"
+			"      TPU runtime's \"Attempting to reserve\" and \"Error allocating device buffer\",\n"
+			"      XLA:GPU's \"Out of memory while trying to allocate\", \"Failed to allocate request\n"
+			"      for\" and the BFC allocator's \"ran out of memory trying to allocate\" (docs/oom.md)\n",
+		(*src)->path);
 	return false;
 }
 

@@ -28,8 +28,8 @@
 	X(ARGUMENTS, "arguments") \
 	X(HOST_UNDONE, "host-offload-undone") \
 	X(LOOP_CARRY, "loop-carry") \
-	X(PADDING, "padding") \
 	X(FAR_OVER, "far-over") \
+	X(PADDING, "padding") \
 	X(LARGE, "large-allocation") \
 	X(AGGREGATE, "aggregate")
 #define TRIAGE_ENUM(id, name) TRIAGE_##id,

@@ -6,8 +6,10 @@ answers of the search tool (issues corpus, code corpus, read_file); each
 entry records where it comes from.  This script is the only way a log gets
 into logs/: a whole excerpt, or the lines from the first that matches FROM
 to the last that matches TO, optionally reshaped the way a paste reshapes
-text (quoted with '> ', indented, fenced, or joined onto one line the way a
-markdown converter joins a paragraph).  Nothing is retyped or edited.
+text (quoted with '> ', indented, fenced, joined onto one line the way a
+markdown converter joins a paragraph, or each line behind a log prefix:
+"[rank3]: ", vLLM's "(EngineCore_DP0 pid=...) ERROR ... [core.py:718] ",
+Python logging's "ERROR:root:").  Nothing is retyped or edited.
 
     python3 tests/oom/real/cut.py          # rewrite logs/ and PROVENANCE.tsv
     python3 tests/oom/real/cut.py --check  # exit 1 when logs/ differs
@@ -66,6 +68,8 @@ CUTS = [
     ("gpu-bfc-named", "faq-bfc-gpu0", None, None, None),
     ("gpu-prefixed-rank", "jax-13428-gpu-peak", r"XlaRuntimeError", None, "rank"),
     ("tpu-e1000-wrapped", "v7x-e1000-wrapped", None, None, None),
+    ("tpu-prefixed-vllm", "easydel-166-v4-32", r"XlaRuntimeError", None, "vllm"),
+    ("tpu-prefixed-pylog", "lwm-60-v3-8", r"XlaRuntimeError", None, "pylog"),
 ]
 
 
@@ -90,6 +94,10 @@ def reshape(lines, how):
         return [" ".join(l.strip() for l in lines if l.strip())]
     if how == "rank":
         return ["[rank3]: " + l for l in lines]
+    if how == "vllm":   # the prefix vLLM's engine process puts on each line (vllm-project/vllm#25837)
+        return ["(EngineCore_DP0 pid=17374) ERROR 09-28 15:47:24 [core.py:718] " + l for l in lines]
+    if how == "pylog":  # Python logging's default format
+        return ["ERROR:root:" + l for l in lines]
     return lines
 
 
