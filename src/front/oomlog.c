@@ -35,6 +35,7 @@ struct oomlog_state {
 	struct oom_report *cur;
 	enum oomlog_block block;
 	uint32_t nalloc_cap;
+	uint32_t idle;              /* lines read since the open report last took one */
 	const char *code;           /* "E1000 CompileTimeHbmOom" seen on a line ... */
 	uint32_t code_line;         /* ... this one, for a header on the next lines */
 	char *buf, *seg;            /* cleaned line, joined line (grown as needed) */
@@ -43,11 +44,15 @@ struct oomlog_state {
 
 /* ---- Small readers over one piece ---- */
 
+/* key in s[0..n), or NULL: memchr finds the candidates. */
 static const char *oomlog_memfind(const char *s, size_t n, const char *key, size_t k)
 {
-	for (size_t i = 0; i + k <= n; i++)
-		if (s[i] == key[0] && !memcmp(s + i, key, k))
-			return s + i;
+	if (!k || n < k)
+		return k ? NULL : s;
+	const char *e = s + n - k + 1;
+	for (const char *p = s; p < e && (p = memchr(p, key[0], (size_t)(e - p))); p++)
+		if (!memcmp(p, key, k))
+			return p;
 	return NULL;
 }
 
@@ -857,14 +862,17 @@ static bool oomlog_key_at(const char *s, size_t n, size_t i, const struct oomlog
 }
 
 /* Cuts the cleaned line before each field key; calls fn on each piece. */
-static void oomlog_segments(struct oomlog_state *st, const struct oomlog_line *l,
-			    void (*fn)(struct oomlog_state *, const struct oomlog_line *))
+static bool oomlog_segments(struct oomlog_state *st, const struct oomlog_line *l,
+			    bool (*fn)(struct oomlog_state *, const struct oomlog_line *))
 {
+	bool any = false;
 	size_t start = 0;
 	unsigned mode = 0;   /* OK_LABEL / OK_OP while inside a value */
 	for (size_t i = 0; i < l->n; i++) {
 		const struct oomlog_key *hit = NULL;
-		if (!strchr("TOPLrpagsHSUEXA=B0123456789", l->s[i]) || !l->s[i])
+		char c = l->s[i];
+		bool lower = c == 'r' || c == 'p' || c == 'a' || c == 'g' || c == 's';
+		if (lower ? i && l->s[i - 1] != ' ' && l->s[i - 1] != '\t' : !c || !strchr("TOPLHSUEXA=B0123456789", c))
 			continue;
 		for (const struct oomlog_key *kk = oomlog_keys; kk->k && !hit; kk++) {
 			if (mode && !(kk->flags & OK_END))
@@ -878,7 +886,7 @@ static void oomlog_segments(struct oomlog_state *st, const struct oomlog_line *l
 			continue;
 		if (i > start) {
 			struct oomlog_line piece = { l->s + start, i - start, l->no };
-			fn(st, &piece);
+			any |= fn(st, &piece);
 		}
 		start = i;
 		mode = hit->flags & (OK_LABEL | OK_OP);
@@ -894,19 +902,19 @@ static void oomlog_segments(struct oomlog_state *st, const struct oomlog_line *l
 		}
 	}
 	struct oomlog_line piece = { l->s + start, l->n - start, l->no };
-	fn(st, &piece);
+	any |= fn(st, &piece);
+	return any;
 }
 
 /* One piece: a report's first line, a line of the open report, or a part
  * that begins one. */
-static void oomlog_piece(struct oomlog_state *st, const struct oomlog_line *l)
+static bool oomlog_piece(struct oomlog_state *st, const struct oomlog_line *l)
 {
 	if (oomlog_tpu(st, l) || oomlog_tpu_temp(st, l) || oomlog_tpu_sc(st, l) || oomlog_tpu_early(st, l) ||
 	    oomlog_tpu_scoped(st, l) || oomlog_tpu_runtime(st, l) || oomlog_gpu_oom(st, l) ||
 	    oomlog_gpu_request(st, l) || oomlog_gpu_bfc(st, l))
-		return;
-	if (!(st->cur && oomlog_body(st, l)))
-		oomlog_fragment(st, l);
+		return true;
+	return (st->cur && oomlog_body(st, l)) || oomlog_fragment(st, l);
 }
 
 /* ---- Wrapped lines ---- */
@@ -942,12 +950,13 @@ static int oomlog_wraps(const char *a, size_t an, const char *b, size_t bn)
 				continue;
 			const char *r = k + j;
 			size_t rest = kn - j;
-			if (*r == ' ')   /* broken at a blank the wrap dropped */
+			bool blank = *r == ' ';   /* broken at a blank the wrap dropped */
+			if (blank)
 				r++, rest--;
 			if (!rest || *b != *r || memcmp(a + an - j, k, j))
 				continue;
 			if (!memcmp(b, r, bn < rest ? bn : rest))
-				return 1;
+				return blank ? 2 : 1;
 		}
 	}
 	return 0;
@@ -1008,12 +1017,42 @@ static void oomlog_dedupe(struct oomlog_state *st)
 	st->n = w;
 }
 
+/* Phrases one of which is in every line that begins a report or a part of
+ * one: with no report open, a line without any is not read (a job log is
+ * mostly other lines). */
+static const char *const oomlog_anchors[] = {
+	"emory", "Hbm usage", "Aborting", "Attempting", "allocate", "usage >=", "requirement", "Output size",
+	"Largest program", "Size:", "XLA label", "XLA Label", "Peak buffers", "BufferAssignment", "Buffer ",
+	"Stats:", "RESOURCE_EXHAUSTED", NULL,
+};
+
+static bool oomlog_anchored(const struct oomlog_line *l)
+{
+	for (const char *const *a = oomlog_anchors; *a; a++)
+		if (oomlog_memfind(l->s, l->n, *a, strlen(*a)))
+			return true;
+	return false;
+}
+
+/* Lines read without a match before the open report is closed: a report's
+ * lines come together, and a closed report costs the other lines only the
+ * anchor test. */
+#define OOMLOG_IDLE_LINES 100
+
 /* One line of the log, perhaps joined with the next: cleaned, cut, read. */
 static void oomlog_line(struct oomlog_state *st, const struct oomlog_line *raw)
 {
+	if (!st->cur && !oomlog_anchored(raw))
+		return;
 	struct oomlog_line l = oomlog_clean(st, raw);
 	oomlog_code(st, &l);
-	oomlog_segments(st, &l, oomlog_piece);
+	if (oomlog_segments(st, &l, oomlog_piece))
+		st->idle = 0;
+	else if (st->cur && ++st->idle >= OOMLOG_IDLE_LINES) {
+		st->cur = NULL;
+		st->block = OB_NONE;
+		st->idle = 0;
+	}
 }
 
 uint32_t oomlog_read(const struct source *src, struct arena *a, struct oom_log *out)
