@@ -316,6 +316,10 @@ BENCH_TARGET_mem      := 0,1.5,0.75
 BENCH_TARGET_check    := 250,1.5,0.75
 BENCH_TARGET_annotate := 0,2,0
 BENCH_XLA_FASTER      := 5
+# oom over a job log of BENCH_MB MB: absl-prefixed training lines, then a
+# real report (tests/oom/real).
+BENCH_OOM_LOG      := build/bench/oom.log
+BENCH_TARGET_oom   := 100,1.5,0.75
 
 build/bench/genhlo: corpora/gen/genhlo.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -332,6 +336,13 @@ build/bench/params: FORCE
 	@if [ x'$(BENCH_SEED) $(BENCH_MB)' != x"$$(cat $@ 2>/dev/null)" ]; then \
 		echo '$(BENCH_SEED) $(BENCH_MB)' > $@; fi
 
+$(BENCH_OOM_LOG): tests/oom/real/logs/tpu-full-v4-32.log build/bench/params
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@ ($(BENCH_MB) MB)"
+	$(Q)awk -v mb=$(BENCH_MB) 'BEGIN { n = mb * 1000000 / 85; for (i = 0; i < n; i++) \
+		printf "I1207 12:%02d:%02d.%06d 4242 train.py:42] step %d loss 1.2345 lr 3e-4 tok/s 123456\n", \
+		i / 60000 % 60, i / 1000 % 60, i % 1000000, i }' >$@.tmp && cat $< >>$@.tmp && mv $@.tmp $@
+
 $(BENCH_FILE): build/bench/genhlo build/bench/params
 	@echo "  GEN     $@ ($(BENCH_MB) MB, seed $(BENCH_SEED))"
 	$(Q)build/bench/genhlo -s $(BENCH_SEED) -m $(BENCH_MB) -o $@
@@ -340,7 +351,7 @@ BENCH_HEAD = printf '%s\n%-9s %7s %9s %7s %8s %8s\n' "$(BENCH_FILE), $$(du -m $(
 	command MB/s "best of $(BENCH_RUNS)" "x wc" "RSS" "anon" ; \
 	echo "(RSS and anon: peak, as multiples of the file; [targets: MB/s, RSS, anon])"
 
-bench: all build/bench/measure $(BENCH_FILE)
+bench: all build/bench/measure $(BENCH_FILE) $(BENCH_OOM_LOG)
 	$(Q)$(BENCH_HEAD)
 	$(Q)build/bench/measure -r $(BENCH_RUNS) -o build/bench/wc.secs "wc -l" $(BENCH_FILE) wc -l $(BENCH_FILE)
 	$(Q)st=0; base=$$(cat build/bench/wc.secs); \
@@ -350,6 +361,8 @@ bench: all build/bench/measure $(BENCH_FILE)
 		build/bench/measure -r $(BENCH_RUNS) -b $$base -o build/bench/$$c.secs $${t:+-t $$t} \
 			$$c $(BENCH_FILE) $(BUILD)/hlolint $$c $(BENCH_FILE) || st=1; \
 	done; \
+	build/bench/measure -r $(BENCH_RUNS) -b $$base -t $(BENCH_TARGET_oom) oom $(BENCH_OOM_LOG) \
+		$(BUILD)/hlolint oom --no-config --exit-zero $(BENCH_OOM_LOG) || st=1; \
 	if [ -x $(XLA_PY) ] && [ -f $(XLA_VENV)/.ok ]; then \
 		build/bench/measure -r 1 -b $$base -o build/bench/xla.secs "XLA parser" $(BENCH_FILE) \
 			$(XLA_PY) corpora/xla/xla_check.py time $(BENCH_FILE) 1 || st=1; \
