@@ -31,6 +31,8 @@ struct xla_allocation {
 	int64_t parameter;          /* entry parameter number, -1 none */
 	bool live_out;              /* maybe-live-out */
 	bool constant;
+	bool thread_local;          /* scratch of one thread, not a device allocation */
+	bool colored;               /* "color N": another memory space */
 	const char *value;          /* the largest value's instruction (its name, no '{index}'), or NULL */
 	const char *shape;          /* that value's shape as printed, or NULL */
 	uint32_t nvalues;
