@@ -176,7 +176,7 @@ FUZZ_TARGETS := parse roundtrip mem check annotate oom diff report
 FUZZ_CMD_OBJ  = $(BUILD)/tests/fuzz/fuzz_cmd.o
 REPLAY_BINS := $(addprefix $(BUILD)/replay_,$(FUZZ_TARGETS))
 # The examples, the issue-8 robustness inputs and the OOM logs are replayed too.
-REPLAY_IN   := tests/fuzz/crashers corpora/examples tests/robust tests/oom/data
+REPLAY_IN   := tests/fuzz/crashers corpora/examples tests/robust tests/oom/data tests/oom/real/logs
 
 $(BUILD)/replay_%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_CMD_OBJ) \
 		$(BUILD)/libhlolint.a
