@@ -498,7 +498,7 @@ static enum triage_class triage_compile_time(struct triage *t, const struct tria
 		return TRIAGE_HOST_UNDONE;
 	if ((t->about = triage_loop_carry(t, tm)) >= 0)
 		return TRIAGE_LOOP_CARRY;
-	if (t->need != OOM_UNKNOWN && t->limit != OOM_UNKNOWN && t->limit && t->need / 4 >= t->limit)
+	if (t->need != OOM_UNKNOWN && t->limit != OOM_UNKNOWN && t->limit && t->need / 16 >= t->limit)
 		return TRIAGE_FAR_OVER;
 	/* One allocation alone at the limit decides before any padding does. */
 	int32_t big = triage_largest(t);
