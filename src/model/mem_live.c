@@ -298,6 +298,15 @@ struct mem_sweep {
 	uint32_t nsite;
 };
 
+/* Whether bf, live over [from, to] of the entry, is a donated parameter
+ * with a stretch (hole_from, hole_to) in which its allocation is empty
+ * (before mem_globalize: its last read and the output's writer). */
+static bool mem_aliased_hole(const struct mem_buffer *bf, uint32_t from, uint32_t to)
+{
+	return (bf->flags & MEM_BUF_ALIASED) && bf->hole_to != NONE && from <= bf->hole_from &&
+	       bf->hole_from + 1 < bf->hole_to && bf->hole_to <= to;
+}
+
 /* Figure k of c's buffers at every step into x->delta[0..n), their live
  * ranges summed with a difference array (the first walk also learns
  * sw->own; a walk after the device peak is known sums sw->unp_top). */
@@ -320,7 +329,8 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 		if (k == D_DEV && bf->bytes_max != bf->bytes &&
 		    mem_space_class(bf->memory_space) == MEM_SPACE_DEVICE)
 			sw->own |= MEM_MAX_DIFFERS;
-		if (from <= top && top <= to)
+		if (from <= top && top <= to &&
+		    !(mem_aliased_hole(bf, from, to) && bf->hole_from < top && top < bf->hole_to))
 			unp += (int64_t)size_units(mem_figure_of(bf, D_UNP), sw->sh);
 		uint64_t v = mem_figure_of(bf, k);
 		if (!v)
@@ -328,6 +338,14 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 		int64_t units = (int64_t)size_units(v, sw->sh);
 		d[from] += units;
 		d[to + 1] -= units;
+		/* A donated parameter's allocation holds nothing between its last
+		 * read and the instruction that writes the output into it: the
+		 * total lets temporaries live there (alloc.c), so the peak does
+		 * not count it there either, and peak <= total. */
+		if (mem_aliased_hole(bf, from, to)) {
+			d[bf->hole_from + 1] -= units;
+			d[bf->hole_to] += units;
+		}
 	}
 	int64_t cur = 0;
 	for (uint32_t p = 0; p < n; p++) {
