@@ -298,13 +298,48 @@ struct mem_sweep {
 	uint32_t nsite;
 };
 
-/* Whether bf, live over [from, to] of the entry, is a donated parameter
- * with a stretch (hole_from, hole_to) in which its allocation is empty
- * (before mem_globalize: its last read and the output's writer). */
-static bool mem_aliased_hole(const struct mem_buffer *bf, uint32_t from, uint32_t to)
+/* Whether instruction i writes its result over a value of bytes that
+ * dies at it (XLA's in-place sharing, which the total lets touch at that
+ * step): the last read of a donated parameter, or the output's writer over
+ * a temporary. */
+static bool mem_touches(struct mem_ctx *x, const struct hlo_instr *i, const struct mem_buffer *bf, bool writer)
 {
-	return (bf->flags & MEM_BUF_ALIASED) && bf->hole_to != NONE && from <= bf->hole_from &&
-	       bf->hole_from + 1 < bf->hole_to && bf->hole_to <= to;
+	if (!i || !x->mm->shares_in_place || !mem_shares_operand(i) || mem_nleaves_of(x, i) != 1)
+		return false;
+	if (!writer) {
+		uint32_t r = x->leaf_buf[mem_leaf_id(x, i, 0)];
+		return r != NONE && x->bufs[r].bytes == bf->bytes && x->bufs[r].memory_space == bf->memory_space;
+	}
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		const struct hlo_instr *op = ir_operands(i)[k].instr;
+		if (!op || mem_nleaves_of(x, op) != 1 || x->leaf_buf[mem_leaf_id(x, op, 0)] == NONE)
+			continue;
+		const struct mem_buffer *o = &x->bufs[mem_find(x, x->leaf_buf[mem_leaf_id(x, op, 0)])];
+		if (o != bf && o->last_pos == i->index && o->bytes == bf->bytes && o->memory_space == bf->memory_space)
+			return true;
+	}
+	return false;
+}
+
+/* Whether bf, live over [from, to] of the entry, is a donated parameter
+ * whose allocation is empty over some steps: between its last read
+ * (hole_from, before mem_globalize) and the output's writer (hole_to),
+ * and at either end where a result is written over a value dying there.
+ * The empty steps in [*lo, *hi]. */
+static bool mem_aliased_hole(struct mem_ctx *x, const struct mem_buffer *bf, uint32_t from, uint32_t to,
+			     uint32_t *lo, uint32_t *hi)
+{
+	if (!(bf->flags & MEM_BUF_ALIASED) || bf->hole_to == NONE || from > bf->hole_from || bf->hole_to > to ||
+	    bf->hole_from >= bf->hole_to)
+		return false;
+	const struct hlo_comp *c = bf->def->comp;
+	*lo = bf->hole_from + 1;
+	*hi = bf->hole_to - 1;
+	if (bf->hole_from > from && mem_touches(x, c->instrs[bf->hole_from], bf, false))
+		*lo = bf->hole_from;
+	if (mem_touches(x, bf->writer, bf, true))
+		*hi = bf->hole_to;
+	return *lo <= *hi;
 }
 
 /* Figure k of c's buffers at every step into x->delta[0..n), their live
@@ -329,8 +364,9 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 		if (k == D_DEV && bf->bytes_max != bf->bytes &&
 		    mem_space_class(bf->memory_space) == MEM_SPACE_DEVICE)
 			sw->own |= MEM_MAX_DIFFERS;
-		if (from <= top && top <= to &&
-		    !(mem_aliased_hole(bf, from, to) && bf->hole_from < top && top < bf->hole_to))
+		uint32_t lo, hi;
+		bool hole = mem_aliased_hole(x, bf, from, to, &lo, &hi);
+		if (from <= top && top <= to && !(hole && lo <= top && top <= hi))
 			unp += (int64_t)size_units(mem_figure_of(bf, D_UNP), sw->sh);
 		uint64_t v = mem_figure_of(bf, k);
 		if (!v)
@@ -342,9 +378,9 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 		 * read and the instruction that writes the output into it: the
 		 * total lets temporaries live there (alloc.c), so the peak does
 		 * not count it there either, and peak <= total. */
-		if (mem_aliased_hole(bf, from, to)) {
-			d[bf->hole_from + 1] -= units;
-			d[bf->hole_to] += units;
+		if (hole) {
+			d[lo] -= units;
+			d[hi + 1] += units;
 		}
 	}
 	int64_t cur = 0;

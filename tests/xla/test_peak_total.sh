@@ -10,8 +10,7 @@
 # module (relative to corpora/xla/out, or under tests/) -> cause
 KNOWN="donation/no_donation/h100 an elementwise result written in place over a dying operand: the total shares that step (alloc_in_place, alloc_heap_from), the peak's sweep counts both
 debug_print/clean/cpu the same on XLA:CPU
-tests/mem/total_donated_reuse.hlo the same: t over p, u over t, r over u
-tests/mem/alias_operand_aliasing.hlo the same, through an operand's alias"
+tests/mem/alias_operand_aliasing.hlo the same, through a get-tuple-element of the operand"
 n=0
 bad=0
 for m in corpora/xla/out/*/*/*/compiled.hlo.gz corpora/xla/out/*/*/*/after_optimizations.hlo.gz \
