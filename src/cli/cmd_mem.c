@@ -266,13 +266,18 @@ static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
 	char h1[16], h2[16];
 	const char *mem = mm->target->kind == TARGET_CPU ? "memory" : "hbm";
 	/* The headline is XLA's total allocation (alloc.h); the liveness peak
-	 * follows, with where it happens. */
+	 * follows, with where it happens.  ">=" only where the figure is a
+	 * proven lower bound: XLA holds every argument, output and constant
+	 * whole, so a total without a heap is one; a heap rests on the model's
+	 * live ranges and sharing, so a total with one is an estimate ("≈",
+	 * docs/memory-model.md §6), as is the peak. */
+	const char *rel = mm->heap_bytes || mm->unoptimized ? "\u2248" : ">=";
 	if (mm->hbm_bytes)
-		fprintf(out, "Total %s allocation >= %s of %s %s (%.1f%%), as XLA's buffer assignment adds up\n", mem,
-			cmd_mem_h(mm->total_bytes, h1), cmd_mem_h(mm->hbm_bytes, h2), mem,
+		fprintf(out, "Total %s allocation %s %s of %s %s (%.1f%%), as XLA's buffer assignment adds up\n", mem,
+			rel, cmd_mem_h(mm->total_bytes, h1), cmd_mem_h(mm->hbm_bytes, h2), mem,
 			100.0 * (double)mm->total_bytes / (double)mm->hbm_bytes);
 	else
-		fprintf(out, "Total %s allocation >= %s, as XLA's buffer assignment adds up\n", mem,
+		fprintf(out, "Total %s allocation %s %s, as XLA's buffer assignment adds up\n", mem, rel,
 			cmd_mem_h(mm->total_bytes, h1));
 	if (mm->xla_total_bytes) {
 		double d = ((double)mm->total_bytes - (double)mm->xla_total_bytes) * 100.0 / (double)mm->xla_total_bytes;
@@ -297,7 +302,7 @@ static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
 			cmd_mem_h(mm->reused_bytes, h2));
 	fputs(")\n", out);
 	fprintf(out, "    constants     %10s\n", cmd_mem_h(mm->constant_bytes, h1));
-	fprintf(out, "Liveness peak >= %s (buffers live at one instruction)", cmd_mem_h(mm->peak_bytes, h1));
+	fprintf(out, "Liveness peak \u2248 %s (buffers live at one instruction)", cmd_mem_h(mm->peak_bytes, h1));
 	if (mm->peak_bytes_max > mm->peak_bytes)
 		fprintf(out, ", up to %s", cmd_mem_h(mm->peak_bytes_max, h1));
 	fputc('\n', out);
