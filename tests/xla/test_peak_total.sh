@@ -18,10 +18,14 @@ for m in corpora/xla/out/*/*/*/compiled.hlo.gz corpora/xla/out/*/*/*/after_optim
 	[ -f "$m" ] || continue
 	n=$((n + 1))
 	"$HLOLINT" mem --no-config --format json --top 0 "$m" >"$tmp/j" 2>/dev/null
-	case $? in 0 | 1) ;; *) continue ;; esac
+	rc=$?
+	case $rc in
+	0 | 1) ;;
+	*) fail "$m: mem exit $rc"; continue ;;
+	esac
 	t=$(sed -n 's/^ *"total_bytes": \([0-9]*\),*$/\1/p' "$tmp/j" | head -n 1)
 	p=$(sed -n 's/^ *"peak_bytes": \([0-9]*\),*$/\1/p' "$tmp/j" | head -n 1)
-	[ -n "$t" ] && [ -n "$p" ] || continue
+	[ -n "$t" ] && [ -n "$p" ] || { fail "$m: no total or peak in mem's JSON"; continue; }
 	key=$(echo "$m" | sed 's|corpora/xla/out/||; s|/[^/]*\.hlo\.gz$||')
 	known=$(echo "$KNOWN" | awk -v k="$key" '$1 == k { print "yes" }')
 	if [ "$p" -gt "$t" ]; then
