@@ -477,7 +477,7 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	} else {
 		finding_note(fs, f, "returned by the module as a stacked scan output");
 	}
-	finding_suggest_memory_space(f, 5);
+	finding_suggest_memory_space(f, IR_SPACE_PINNED_HOST);
 	uint64_t peak_saved = peak_live(pk, b) ? bytes : 0;
 	finding_note(fs, f, "in memory space 5 (pinned host) it would free %s of device memory per device%s", hb,
 		     peak_saved ? ", and it is live at the estimated peak" : "");

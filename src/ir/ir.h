@@ -572,10 +572,18 @@ struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n);
 /* Number of elements of an array shape (1 for scalars, 0 for tuples). */
 uint64_t ir_shape_elements(const struct hlo_shape *s);
 bool ir_shape_is_array(const struct hlo_shape *s);
-/* A non-tuple shape in memory space 5 (S(5), host memory). */
+/* The memory spaces S(n) of a layout that mean something (MEMORY_FACTS
+ * §2): the one home of those numbers. */
+enum ir_space {
+	IR_SPACE_DEVICE = 0,        /* HBM */
+	IR_SPACE_VMEM = 1,          /* on-chip fast memory */
+	IR_SPACE_PINNED_HOST = 5,   /* what memory_kind="pinned_host" lowers to */
+	IR_SPACE_UNPINNED_HOST = 6,
+};
+/* A non-tuple shape in pinned host memory (S(5)). */
 static inline bool ir_shape_in_host(const struct hlo_shape *s)
 {
-	return s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == 5;
+	return s && s->type != PT_TUPLE && s->layout && s->layout->memory_space == IR_SPACE_PINNED_HOST;
 }
 /* Number of leaves (non-tuple subshapes, tokens included) of s; 0 for NULL.
  * The memory model caches it per shape (alias.h). */

@@ -130,7 +130,7 @@ static void diff_pair(struct diff_result *r, uint32_t *cap, struct arena *a, con
 		diff_add(r, cap, a, DIFF_LOST_SHARDING, o, n);
 	else if (!o->split && n->split)
 		diff_add(r, cap, a, DIFF_GAINED_SHARDING, o, n);
-	bool oh = o->b->memory_space == 5, nh = n->b->memory_space == 5;
+	bool oh = o->b->memory_space == IR_SPACE_PINNED_HOST, nh = n->b->memory_space == IR_SPACE_PINNED_HOST;
 	if (oh && !nh)
 		diff_add(r, cap, a, DIFF_LEFT_HOST, o, n);
 	else if (!oh && nh)

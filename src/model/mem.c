@@ -23,12 +23,12 @@ bool mem_is_data(const struct hlo_shape *s)
 enum mem_space_class mem_space_class(int64_t space)
 {
 	switch (space) {
-	case 0:
+	case IR_SPACE_DEVICE:
 		return MEM_SPACE_DEVICE;
-	case 1:
+	case IR_SPACE_VMEM:
 		return MEM_SPACE_VMEM;
-	case 5:
-	case 6:
+	case IR_SPACE_PINNED_HOST:
+	case IR_SPACE_UNPINNED_HOST:
 		return MEM_SPACE_HOST;
 	default:
 		return MEM_SPACE_OTHER;
@@ -206,7 +206,7 @@ static void mem_tpu_granule(const struct mem_internal *in, const struct hlo_inst
 	if (!in->tpu_laid_out || !b->bytes)
 		return;
 	if (size_has_tiles(s->layout) ||
-	    (def->op != OP_CONSTANT && b->memory_space != 4 && b->memory_space != 6))
+	    (def->op != OP_CONSTANT && b->memory_space != 4 && b->memory_space != IR_SPACE_UNPINNED_HOST))
 		return;
 	b->bytes = size_round_up(b->bytes, MEM_TPU_GRANULE);
 	b->bytes_max = size_round_up(b->bytes_max, MEM_TPU_GRANULE);
@@ -232,7 +232,7 @@ static uint16_t mem_def_flags(const struct hlo_file *f, const struct hlo_instr *
  * another space without one. */
 void mem_set_space(const struct mem_internal *in, struct mem_buffer *b, int64_t space)
 {
-	if (in->host_is_device && space == 5)
+	if (in->host_is_device && space == IR_SPACE_PINNED_HOST)
 		space = 0;
 	b->memory_space = space > INT32_MAX ? INT32_MAX : space < INT32_MIN ? INT32_MIN : (int32_t)space;
 }
@@ -299,7 +299,7 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, 
 	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
 		mem_set_space(x->in, b, s->elems[0]->layout->memory_space);
 	if (alias_placement(x->f, def) == ALIAS_PLACE_HOST)
-		mem_set_space(x->in, b, 5);   /* a pre-optimization offload: pinned host */
+		mem_set_space(x->in, b, IR_SPACE_PINNED_HOST);   /* a pre-optimization offload */
 	bool dflt;
 	mem_size(x->in, s, split, &b->bytes, &b->bytes_max, &b->unpadded, &dflt);
 	if (dflt)
@@ -472,7 +472,7 @@ void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
 		bf->writer = d;
 	/* The buffer now holds what an offload to host writes. */
 	if (alias_placement(x->f, d) == ALIAS_PLACE_HOST)
-		mem_set_space(x->in, &x->bufs[b], 5);
+		mem_set_space(x->in, &x->bufs[b], IR_SPACE_PINNED_HOST);
 }
 
 /* ---- Computations ---- */

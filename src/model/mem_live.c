@@ -262,7 +262,7 @@ static uint64_t mem_figure_of(const struct mem_buffer *bf, enum mem_figure k)
 		return k == D_DEV ? bf->bytes : k == D_MAX ? bf->bytes_max : k == D_UNP ? bf->unpadded : 0;
 	case MEM_SPACE_HOST:
 		/* XLA's memory_analysis() counts S(5) alone as host; S(6) apart. */
-		return k == (bf->memory_space == 5 ? D_HOST : D_UHOST) ? bf->bytes : 0;
+		return k == (bf->memory_space == IR_SPACE_PINNED_HOST ? D_HOST : D_UHOST) ? bf->bytes : 0;
 	default:
 		return k == D_OTHER ? bf->bytes : 0;
 	}
@@ -553,7 +553,7 @@ static void mem_classify(struct mem_model *mm, struct mem_buffer *bf)
 		mm->has_donated_argument = true;
 	if (bf->flags & MEM_BUF_MERGED)
 		return;
-	if (bf->memory_space == 5)
+	if (bf->memory_space == IR_SPACE_PINNED_HOST)
 		mm->has_s5_buffer = true;
 	enum mem_space_class sc = mem_space_class(bf->memory_space);
 	if (sc == MEM_SPACE_HOST)

@@ -839,7 +839,7 @@ static bool apply_offload(struct apply_space_req *rq, const struct mem_model *mm
 	}
 	struct hlo_layout hl = p->shape->layout ? *p->shape->layout : (struct hlo_layout){ .tail_padding = 1 };
 	struct hlo_shape hs = *p->shape;
-	hl.memory_space = 5;
+	hl.memory_space = IR_SPACE_PINNED_HOST;
 	hs.layout = &hl;
 	ir_shape_format(p->shape, true, dev, sizeof dev);
 	ir_shape_format(&hs, true, host, sizeof host);

@@ -44,7 +44,7 @@ static void html_str(FILE *out, const char *s)
 
 static enum html_class html_class_of(const struct mem_buffer *b)
 {
-	if (b->memory_space == 5)
+	if (b->memory_space == IR_SPACE_PINNED_HOST)
 		return HC_HOST;
 	if (b->kind == MEM_ARGUMENT)
 		return HC_ARGS;
