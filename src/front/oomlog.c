@@ -235,6 +235,13 @@ static const char *oomlog_space_at(struct oomlog_state *st, const char *p, const
 	return q > p ? oomlog_dup(st, p, (size_t)(q - p)) : NULL;
 }
 
+/* The excess when the report gives both figures but not the excess. */
+static void oomlog_exceeded(struct oom_report *r)
+{
+	if (r->exceeded == OOM_UNKNOWN && r->used != OOM_UNKNOWN && r->capacity != OOM_UNKNOWN && r->used > r->capacity)
+		r->exceeded = r->used - r->capacity;
+}
+
 /* "Ran out of memory in memory space hbm. Used X of Y hbm. Exceeded hbm
  * capacity by Z." and "... memory space vmem while allocating on stack for
  * %name = ...". */
@@ -279,8 +286,9 @@ static bool oomlog_tpu_temp(struct oomlog_state *st, const struct oomlog_line *l
 	if (oomlog_size(p + sizeof key - 1, e, &r->hlo_temp, &next))
 		r->used = r->requirement = r->hlo_temp;
 	const char *c = oomlog_find(l, "exceeds available HBM (");
-	if (c && oomlog_size(c + 23, e, &r->capacity, &next) && r->used != OOM_UNKNOWN && r->used > r->capacity)
-		r->exceeded = r->used - r->capacity;
+	if (c)
+		oomlog_size(c + 23, e, &r->capacity, &next);
+	oomlog_exceeded(r);
 	return true;
 }
 
@@ -306,8 +314,7 @@ static bool oomlog_tpu_sc(struct oomlog_state *st, const struct oomlog_line *l)
 		oomlog_size(x + 17, e, &r->capacity, &next);
 	if (r->tensorcore != OOM_UNKNOWN && r->sparsecore != OOM_UNKNOWN) {
 		r->used = r->tensorcore + r->sparsecore;
-		if (r->capacity != OOM_UNKNOWN && r->used > r->capacity)
-			r->exceeded = r->used - r->capacity;
+		oomlog_exceeded(r);
 	}
 	return true;
 }
@@ -325,8 +332,7 @@ static bool oomlog_tpu_early(struct oomlog_state *st, const struct oomlog_line *
 	const char *h = oomlog_find(l, ", has ");
 	if (h)
 		oomlog_size(h + 6, e, &r->capacity, &next);
-	if (r->used != OOM_UNKNOWN && r->capacity != OOM_UNKNOWN && r->used > r->capacity)
-		r->exceeded = r->used - r->capacity;
+	oomlog_exceeded(r);
 	return true;
 }
 
@@ -345,8 +351,7 @@ static bool oomlog_tpu_scoped(struct oomlog_state *st, const struct oomlog_line 
 	struct oom_report *r = oomlog_begin(st, OOM_TPU_SCOPED, l->no);
 	oomlog_size(a + 17, e, &r->used, &next);
 	oomlog_size(p + 26, e, &r->capacity, &next);
-	if (r->used != OOM_UNKNOWN && r->capacity != OOM_UNKNOWN && r->used > r->capacity)
-		r->exceeded = r->used - r->capacity;
+	oomlog_exceeded(r);
 	const char *sp = oomlog_find(l, "space=");
 	if (sp) {
 		const char *w = oomlog_space_at(st, sp + 6, e);

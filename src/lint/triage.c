@@ -468,7 +468,7 @@ bool triage_finding_on(const struct triage_module *tm, const struct finding *f, 
 	return a && a == b;
 }
 
-static void triage_padding_what(struct triage *t, int32_t k, struct arena *a);
+static void triage_padding_what(struct triage *t, int32_t k);
 
 /* ---- Deciding ---- */
 
@@ -500,14 +500,14 @@ static enum triage_class triage_compile_time(struct triage *t, const struct tria
 		return TRIAGE_LOOP_CARRY;
 	if (t->need != OOM_UNKNOWN && t->limit != OOM_UNKNOWN && t->limit && t->need / 16 >= t->limit)
 		return TRIAGE_FAR_OVER;
-	/* One allocation alone at the limit decides before any padding does. */
-	int32_t big = triage_largest(t);
-	if (big >= 0 && t->limit != OOM_UNKNOWN && t->allocs[big].al->size >= t->limit &&
-	    triage_padded(t) != big) {
+	/* One allocation alone at the limit decides before any padding does
+	 * (unless it is the padded one). */
+	int32_t big = triage_largest(t), padded = triage_padded(t);
+	if (big >= 0 && t->limit != OOM_UNKNOWN && t->allocs[big].al->size >= t->limit && padded != big) {
 		t->about = big;
 		return TRIAGE_LARGE;
 	}
-	if ((t->about = triage_padded(t)) >= 0)
+	if ((t->about = padded) >= 0)
 		return TRIAGE_PADDING;
 	if (big >= 0 && t->limit != OOM_UNKNOWN && t->allocs[big].al->size > t->limit / 2) {
 		t->about = big;
@@ -576,7 +576,7 @@ void triage_run(struct triage *t, const struct oom_report *r, const struct triag
 		triage_from_report(t, tm, a);
 	triage_decide(t, tm);
 	if (t->cls == TRIAGE_PADDING)
-		triage_padding_what(t, t->about, a);
+		triage_padding_what(t, t->about);
 }
 
 /* ---- Padding: which dimension, the shape as held ---- */
@@ -634,9 +634,8 @@ static void triage_pad_text(const struct hlo_shape *s, char *buf, size_t cap)
 		snprintf(buf + o, cap - o, "]");
 }
 
-static void triage_padding_what(struct triage *t, int32_t k, struct arena *a)
+static void triage_padding_what(struct triage *t, int32_t k)
 {
-	(void)a;
 	const struct triage_alloc *x = &t->allocs[k];
 	struct source *src = NULL;
 	struct hlo_file *f = NULL;
