@@ -3,6 +3,7 @@
  * here allocates or changes the IR. */
 #include "ir.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct { const char *name; int arity; } ir_opcodes[] = {
@@ -288,6 +289,35 @@ uint64_t ir_shape_elements(const struct hlo_shape *s)
 	return n;
 }
 
+static bool ir_ints_equal(const int64_t *a, const int64_t *b, uint32_t n)
+{
+	return !n || !memcmp(a, b, n * sizeof *a);
+}
+
+/* By content: layouts are hash-consed per parsed piece, so one module
+ * read in pieces (-j) holds equal layouts at different addresses. */
+bool ir_layout_equal(const struct hlo_layout *a, const struct hlo_layout *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->rank != b->rank || a->ntiles != b->ntiles || a->tail_padding != b->tail_padding ||
+	    a->index_type != b->index_type || a->pointer_type != b->pointer_type ||
+	    a->element_bits != b->element_bits || a->memory_space != b->memory_space || a->nsplits != b->nsplits ||
+	    a->dynamic_prefix != b->dynamic_prefix || a->ndim_level_types != b->ndim_level_types ||
+	    !ir_ints_equal(a->minor_to_major, b->minor_to_major, a->rank) ||
+	    !ir_shape_equal(a->physical, b->physical, true))
+		return false;
+	for (uint32_t k = 0; k < a->ntiles; k++)
+		if (a->tiles[k].rank != b->tiles[k].rank ||
+		    !ir_ints_equal(a->tiles[k].dims, b->tiles[k].dims, a->tiles[k].rank))
+			return false;
+	for (uint32_t k = 0; k < a->nsplits; k++)
+		if (a->splits[k].dim != b->splits[k].dim || a->splits[k].n != b->splits[k].n ||
+		    !ir_ints_equal(a->splits[k].indices, b->splits[k].indices, a->splits[k].n))
+			return false;
+	return true;
+}
+
 bool ir_shape_equal(const struct hlo_shape *a, const struct hlo_shape *b, bool with_layout)
 {
 	if (a == b)
@@ -307,7 +337,7 @@ bool ir_shape_equal(const struct hlo_shape *a, const struct hlo_shape *b, bool w
 		if ((a->dim_kinds ? a->dim_kinds[i] : 0) != (b->dim_kinds ? b->dim_kinds[i] : 0))
 			return false;
 	}
-	return !with_layout || a->layout == b->layout;
+	return !with_layout || ir_layout_equal(a->layout, b->layout);
 }
 
 struct hlo_shape *ir_shape_tuple_elem(const struct hlo_shape *s, int64_t index)
@@ -505,4 +535,64 @@ bool ir_op_elementwise_unary(enum opcode op)
 	default:
 		return false;
 	}
+}
+
+/* HloComputation::MakeInstructionPostOrder: a DFS from every instruction
+ * without users or control successors, in instruction order; operands are
+ * visited first to last, after the control predecessors.  Collectives
+ * sharing a channel id are not tied together: XLA's own round trips
+ * (ok/short.AllReduceAllReduce) and dumps show no such dependency. */
+void ir_post_order(const struct hlo_comp *c, bool control, struct hlo_instr **order)
+{
+	uint32_t n = c->ninstrs, nout = 0, top = 0, cap = n + 16;
+	uint8_t *state = xcalloc(n + 1, 1);
+	uint8_t *has_succ = xcalloc(n + 1, 1);
+	struct hlo_instr **stack = xmalloc(cap * sizeof *stack);
+	for (uint32_t k = 0; k < n; k++) {
+		struct hlo_instr *i = c->instrs[k];
+		uint32_t np = 0;
+		struct hlo_instr **pred = control ? ir_control(i, &np) : NULL;
+		for (uint32_t j = 0; j < np; j++)
+			if (pred[j] && pred[j]->comp == c)
+				has_succ[pred[j]->index] = 1;
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		struct hlo_instr *root = c->instrs[r];
+		if (root->nusers || has_succ[r] || state[r])
+			continue;
+		top = 0;
+		stack[top++] = root;
+		while (top) {
+			struct hlo_instr *cur = stack[top - 1];
+			if (state[cur->index]) {
+				top--;
+				if (state[cur->index] == 1) {
+					state[cur->index] = 2;
+					order[nout++] = cur;
+				}
+				continue;
+			}
+			state[cur->index] = 1;
+			uint32_t np = 0;
+			struct hlo_instr **pred = control ? ir_control(cur, &np) : NULL;
+			uint32_t need = top + cur->noperands + np;
+			if (need > cap) {
+				cap = need * 2;
+				stack = xrealloc(stack, cap * sizeof *stack);
+			}
+			for (uint32_t k = cur->noperands; k-- > 0;)
+				if (ir_operands(cur)[k].instr && ir_operands(cur)[k].instr->comp == c)
+					stack[top++] = ir_operands(cur)[k].instr;
+			for (uint32_t k = 0; k < np; k++)
+				if (pred[k] && pred[k]->comp == c)
+					stack[top++] = pred[k];
+		}
+	}
+	/* anything left (a cycle through control edges): program order */
+	for (uint32_t k = 0; k < n; k++)
+		if (state[k] != 2)
+			order[nout++] = c->instrs[k];
+	free(state);
+	free(has_succ);
+	free(stack);
 }

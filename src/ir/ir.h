@@ -569,6 +569,11 @@ struct hlo_comp *ir_callee(const struct hlo_instr *i, enum attr_key key);
 struct hlo_instr *ir_find_instr(const struct hlo_comp *c, const char *name);
 /* control-predecessors of i (count in *n); NULL when none. */
 struct hlo_instr **ir_control(const struct hlo_instr *i, uint32_t *n);
+/* XLA's post order of c's instructions (HloComputation::
+ * MakeInstructionPostOrder) into order (c->ninstrs of them); control: follow
+ * control predecessors too.  The printer's order and the buffer
+ * assigner's tie-break (alloc.c) are both this. */
+void ir_post_order(const struct hlo_comp *c, bool control, struct hlo_instr **order);
 /* Number of elements of an array shape (1 for scalars, 0 for tuples). */
 uint64_t ir_shape_elements(const struct hlo_shape *s);
 bool ir_shape_is_array(const struct hlo_shape *s);
@@ -588,6 +593,8 @@ static inline bool ir_shape_in_host(const struct hlo_shape *s)
 /* Number of leaves (non-tuple subshapes, tokens included) of s; 0 for NULL.
  * The memory model caches it per shape (alias.h). */
 uint32_t ir_leaf_count(const struct hlo_shape *s);
+/* Layouts equal by content (NULL equals only NULL). */
+bool ir_layout_equal(const struct hlo_layout *a, const struct hlo_layout *b);
 bool ir_shape_equal(const struct hlo_shape *a, const struct hlo_shape *b, bool with_layout);
 /* Element shape at tuple index (NULL when out of range or not a tuple). */
 struct hlo_shape *ir_shape_tuple_elem(const struct hlo_shape *s, int64_t index);

@@ -247,69 +247,6 @@ static void print_instr(struct print_ctx *p, struct hlo_instr *i)
 
 /* ---- Instruction order ---- */
 
-/* HloComputation::MakeInstructionPostOrder: a DFS from every instruction
- * without users or control successors, in instruction order; operands are
- * visited first to last, after the control predecessors.  Collectives
- * sharing a channel id are not tied together: XLA's own round trips
- * (ok/short.AllReduceAllReduce) and dumps show no such dependency. */
-static void print_post_order(struct print_ctx *p, struct hlo_comp *c, struct hlo_instr **order)
-{
-	uint32_t n = c->ninstrs, nout = 0, top = 0, cap = n + 16;
-	uint8_t *state = xcalloc(n + 1, 1);
-	uint8_t *has_succ = xcalloc(n + 1, 1);
-	struct hlo_instr **stack = xmalloc(cap * sizeof *stack);
-	/* The short style drops control predecessors, so its order ignores
-	 * them too: otherwise reading its output back would reorder it. */
-	bool control = p->style != PRINT_SHORT;
-	for (uint32_t k = 0; k < n; k++) {
-		struct hlo_instr *i = c->instrs[k];
-		uint32_t np = 0;
-		struct hlo_instr **pred = control ? ir_control(i, &np) : NULL;
-		for (uint32_t j = 0; j < np; j++)
-			if (pred[j] && pred[j]->comp == c)
-				has_succ[pred[j]->index] = 1;
-	}
-	for (uint32_t r = 0; r < n; r++) {
-		struct hlo_instr *root = c->instrs[r];
-		if (root->nusers || has_succ[r] || state[r])
-			continue;
-		top = 0;
-		stack[top++] = root;
-		while (top) {
-			struct hlo_instr *cur = stack[top - 1];
-			if (state[cur->index]) {
-				top--;
-				if (state[cur->index] == 1) {
-					state[cur->index] = 2;
-					order[nout++] = cur;
-				}
-				continue;
-			}
-			state[cur->index] = 1;
-			uint32_t np = 0;
-			struct hlo_instr **pred = control ? ir_control(cur, &np) : NULL;
-			uint32_t need = top + cur->noperands + np;
-			if (need > cap) {
-				cap = need * 2;
-				stack = xrealloc(stack, cap * sizeof *stack);
-			}
-			for (uint32_t k = cur->noperands; k-- > 0;)
-				if (ir_operands(cur)[k].instr && ir_operands(cur)[k].instr->comp == c)
-					stack[top++] = ir_operands(cur)[k].instr;
-			for (uint32_t k = 0; k < np; k++)
-				if (pred[k] && pred[k]->comp == c)
-					stack[top++] = pred[k];
-		}
-	}
-	/* anything left (a cycle through control edges): program order */
-	for (uint32_t k = 0; k < n; k++)
-		if (state[k] != 2)
-			order[nout++] = c->instrs[k];
-	free(state);
-	free(has_succ);
-	free(stack);
-}
-
 static bool print_is_synth_gte(const struct hlo_instr *i)
 {
 	return ir_is_anonymous(i) && i->op == OP_GET_TUPLE_ELEMENT && !i->nattrs;
@@ -395,7 +332,7 @@ static void print_comp(struct print_ctx *p, struct hlo_comp *c)
 	if (p->m->is_scheduled && !print_is_fusion_comp(c))
 		print_program_order(c, order);
 	else
-		print_post_order(p, c, order);
+		ir_post_order(c, p->style != PRINT_SHORT, order);
 	for (uint32_t k = 0; k < c->ninstrs; k++)
 		print_instr(p, order[k]);
 	free(order);
