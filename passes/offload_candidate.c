@@ -162,7 +162,7 @@ static int oc_run(struct hlo_module *m, struct pass_context *ctx)
 		if (c.idle < min_idle)
 			continue;
 		uint64_t after = alloc_total_whatif(mm, &c.w);
-		c.saved = size_sub(mm->total_bytes, after);
+		c.saved = size_sub(mm->total_live_bytes, after);
 		if (c.saved && c.saved >= min_saved)
 			oc_report(ctx, &c, bw);
 	}

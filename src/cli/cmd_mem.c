@@ -301,6 +301,10 @@ static void cmd_mem_totals(FILE *out, const struct mem_model *mm)
 		fprintf(out, "; %s more reuse output\n                             and donated buffers",
 			cmd_mem_h(mm->reused_bytes, h2));
 	fputs(")\n", out);
+	if (mm->heap_bytes > mm->heap_live_bytes)
+		fprintf(out, "    fragmentation %10s of them (XLA:TPU places values in program order; their\n"
+			     "                             liveness peak is %s)\n",
+			cmd_mem_h(mm->heap_bytes - mm->heap_live_bytes, h1), cmd_mem_h(mm->heap_live_bytes, h2));
 	fprintf(out, "    constants     %10s\n", cmd_mem_h(mm->constant_bytes, h1));
 	fprintf(out, "Liveness peak \u2248 %s (buffers live at one instruction)", cmd_mem_h(mm->peak_bytes, h1));
 	if (mm->peak_bytes_max > mm->peak_bytes)

@@ -373,6 +373,14 @@ static bool cmd_oom_estimated(const struct triage *t)
 	return !oomlog_run_time(t->r->kind) || (t->r->kind == OOM_GPU && t->r->gpu_total != OOM_UNKNOWN);
 }
 
+/* hlolint's figure for what the report measured: XLA:TPU's early stop
+ * ("required for HLO temporaries") comes before its heap is placed, so
+ * its figure is the values' liveness peak without fragmentation. */
+static uint64_t cmd_oom_model_bytes(const struct triage *t, const struct mem_model *mm)
+{
+	return t->r->kind == OOM_TPU_TEMP ? mm->total_live_bytes : mm->total_bytes;
+}
+
 /* hlolint's figure for the module beside XLA's. */
 static void cmd_oom_text_estimate(FILE *out, const struct triage *t, const struct oom_dump *dp)
 {
@@ -382,10 +390,11 @@ static void cmd_oom_text_estimate(FILE *out, const struct triage *t, const struc
 	uint64_t xla = r->kind == OOM_TPU_TEMP ? r->hlo_temp : r->kind == OOM_GPU ? r->gpu_total
 		       : r->kind == OOM_TPU_SC ? r->tensorcore : r->used;
 	char a[24], b[24], msg[400];
-	int n = snprintf(msg, sizeof msg, "hlolint estimates %s for module %s (total allocation)",
-			 size_human(dp->mm->total_bytes, a), dp->m->name ? dp->m->name->str : "?");
+	int n = snprintf(msg, sizeof msg, "hlolint estimates %s for module %s (total allocation%s)",
+			 size_human(cmd_oom_model_bytes(t, dp->mm), a), dp->m->name ? dp->m->name->str : "?",
+			 r->kind == OOM_TPU_TEMP ? ", heap at its liveness peak" : "");
 	if (xla != OOM_UNKNOWN && xla) {
-		double d = ((double)dp->mm->total_bytes - (double)xla) * 100.0 / (double)xla;
+		double d = ((double)cmd_oom_model_bytes(t, dp->mm) - (double)xla) * 100.0 / (double)xla;
 		snprintf(msg + n, sizeof msg - (size_t)n, "; XLA said %s (%+.1f%%)", size_human(xla, b), d);
 	}
 	report_wrap(out, "note: ", msg, 6);
@@ -690,7 +699,7 @@ static void cmd_oom_json_report(struct json_writer *w, const struct triage *t, c
 	json_end_array(w);
 	json_key(w, "estimate_bytes");
 	if (dp && dp->mm && cmd_oom_estimated(t))
-		json_uint(w, dp->mm->total_bytes);
+		json_uint(w, cmd_oom_model_bytes(t, dp->mm));
 	else
 		json_null(w);
 	if (t->cls == TRIAGE_HOST_UNDONE && dp) {

@@ -40,7 +40,7 @@ struct alloc_host {
 #define ALLOC_AHEAD 8
 
 struct alloc_parts {
-	uint64_t arguments, outputs, constants, heap, reused;
+	uint64_t arguments, outputs, constants, heap, heap_live, reused;
 };
 
 static uint64_t alloc_size(const struct mem_buffer *b, bool max)
@@ -80,7 +80,7 @@ static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, con
  * module).  16 bytes: the walk makes room for one per buffer (alloc.h). */
 struct alloc_temp {
 	uint64_t bytes;
-	uint32_t gdef, id;
+	uint32_t pos, id;           /* pos: alloc_order_of its definer */
 };
 
 /* True when no run of h meets temporary b's live range, but for runs
@@ -138,14 +138,59 @@ static int alloc_host_cmp(const void *pa, const void *pb)
 	return a->order > b->order ? -1 : a->order < b->order;
 }
 
+/* XLA's buffer assigner takes buffers of one size in the post order of
+ * their definers, computations callees first (source order), and an
+ * allocation made later is tried first: the position of each instruction
+ * in that order, by computation then instruction index. */
+struct alloc_order {
+	uint32_t *base;             /* by computation index */
+	uint32_t *pos;              /* base[c] + instruction index */
+};
+
+static void alloc_order_init(struct alloc_order *o, const struct hlo_module *m)
+{
+	uint32_t total = 0;
+	o->base = xmalloc(((size_t)m->ncomps + 1) * sizeof *o->base);
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		o->base[c] = total;
+		total += m->comps[c]->ninstrs;
+	}
+	o->pos = xmalloc(((size_t)total + 1) * sizeof *o->pos);
+	struct hlo_instr **order = NULL;
+	uint32_t cap = 0, at = 0;
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		const struct hlo_comp *comp = m->comps[c];
+		if (comp->ninstrs > cap) {
+			cap = comp->ninstrs;
+			order = xreallocarray(order, cap, sizeof *order);
+		}
+		ir_post_order(comp, true, order);
+		for (uint32_t k = 0; k < comp->ninstrs; k++)
+			o->pos[o->base[c] + order[k]->index] = at++;
+	}
+	free(order);
+}
+
+static void alloc_order_free(struct alloc_order *o)
+{
+	free(o->base);
+	free(o->pos);
+}
+
+static uint32_t alloc_order_of(const struct alloc_order *o, const struct hlo_instr *i)
+{
+	return i ? o->pos[o->base[i->comp->index] + i->index] : 0;
+}
+
 /* Output allocations are taken from their definition on; a donated
  * argument's everywhere but its hole. */
-static void alloc_host_init(const struct mem_model *mm, const struct mem_buffer *b, bool max, struct alloc_host *h)
+static void alloc_host_init(const struct mem_model *mm, const struct alloc_order *order, const struct mem_buffer *b, bool max,
+			    struct alloc_host *h)
 {
 	uint32_t end = mm->nsteps ? mm->nsteps - 1 : 0;
 	memset(h, 0, sizeof *h);
 	h->bytes = alloc_size(b, max);
-	h->order = mem_buffer_id(mm, b);
+	h->order = alloc_order_of(order, b->def);
 	if (alloc_is_output(b)) {
 		alloc_host_take(h, b->gdef, end, b, b->def);
 	} else if (b->hole_from <= b->hole_to) {
@@ -162,7 +207,7 @@ static bool alloc_temp_before(const struct alloc_temp *a, const struct alloc_tem
 {
 	if (a->bytes != b->bytes)
 		return a->bytes > b->bytes;
-	return a->gdef != b->gdef ? a->gdef < b->gdef : a->id < b->id;
+	return a->pos != b->pos ? a->pos < b->pos : a->id < b->id;
 }
 
 static void alloc_temp_swap(struct alloc_temp *a, struct alloc_temp *b)
@@ -278,8 +323,9 @@ static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struc
  * and not taken by another result: they share that step.  taken marks
  * operands already shared. */
 static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buffer *b, const uint8_t *in_heap,
-				uint8_t *taken)
+				uint8_t *taken, uint32_t *over)
 {
+	*over = UINT32_MAX;
 	if (!(b->flags & MEM_BUF_OVERWRITES))
 		return b->gdef;
 	const struct hlo_instr *d = b->def;
@@ -293,61 +339,192 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 		    o->memory_space != b->memory_space || (!update && o->def != op))
 			continue;
 		taken[mem_buffer_id(mm, o)] = 1;
+		*over = mem_buffer_id(mm, o);
 		return b->gdef + 1;
 	}
 	return b->gdef;
 }
 
-/* Liveness peak of the heap's values (in_heap[id], n of them), each
- * rounded up to the heap's alignment: a lower bound of XLA's best-fit heap.
+
+/* A heap value as XLA:TPU's heap places it: steps [def, to], its rounded
+ * size, and the value whose place it takes over in place (NONE: a place
+ * of its own).  id NONE: the what-if's device copy. */
+struct alloc_seg {
+	uint32_t def, to, id, over;
+	uint64_t size;
+};
+
+/* A placed value: [off, off + size) until step to. */
+struct alloc_block {
+	uint64_t off, size;
+	uint32_t to;
+};
+
+/* Placing stops (the heap is then its liveness peak) past this many
+ * blocks looked at per value on average: a module with tens of thousands
+ * of values live at once (docs/memory-model.md "Total allocation"). */
+#define ALLOC_PLACE_WORK 256
+#define ALLOC_NONE UINT32_MAX
+
+static int alloc_seg_cmp(const void *pa, const void *pb)
+{
+	const struct alloc_seg *a = pa, *b = pb;
+	if (a->def != b->def)
+		return a->def < b->def ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Drops the blocks of lv (sorted by offset) whose values died before step
+ * t; returns how many are left. */
+static uint32_t alloc_expire(struct alloc_block *lv, uint32_t n, uint32_t t)
+{
+	uint32_t w = 0;
+	for (uint32_t j = 0; j < n; j++)
+		if (lv[j].to >= t)
+			lv[w++] = lv[j];
+	return w;
+}
+
+/* Where in lv (sorted, n blocks) a value of size goes: the smallest gap
+ * that holds it, else above the highest block.  *at: the index it takes. */
+static uint64_t alloc_best_fit(const struct alloc_block *lv, uint32_t n, uint64_t size, uint32_t *at)
+{
+	uint64_t end = 0, best = UINT64_MAX, gap_best = UINT64_MAX;
+	*at = n;
+	for (uint32_t j = 0; j < n; j++) {
+		uint64_t gap = lv[j].off - end;
+		if (gap >= size && gap < gap_best) {
+			gap_best = gap;
+			best = end;
+			*at = j;
+		}
+		end = size_add(lv[j].off, lv[j].size);
+	}
+	return best != UINT64_MAX ? best : end;
+}
+
+/* Takes over the block at offset off for a value written in place over
+ * the one there, to step to; false when that block is gone. */
+static bool alloc_take_over(struct alloc_block *lv, uint32_t n, uint64_t off, uint64_t size, uint32_t to)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (lv[j].off == off && lv[j].size >= size) {
+			lv[j].to = to > lv[j].to ? to : lv[j].to;
+			return true;
+		}
+	return false;
+}
+
+/* XLA:TPU's heap: the buffer assignments in corpora/xla place values in
+ * program order, each at the smallest gap between the values live at its
+ * definition, else on top, never moved; a value written in place takes
+ * its operand's place.  Its size can pass the liveness peak by the gaps
+ * too small for what comes later (convnet: 444M for a 401M peak).
+ * *placed false when placing would take too long (ALLOC_PLACE_WORK). */
+static uint64_t alloc_place(struct alloc_seg *sg, uint32_t n, uint32_t nbuf, bool *placed)
+{
+	qsort(sg, n, sizeof *sg, alloc_seg_cmp);
+	uint64_t *off_of = xmalloc(((size_t)nbuf + 1) * sizeof *off_of);
+	struct alloc_block *lv = xmalloc(((size_t)n + 1) * sizeof *lv);
+	uint64_t top = 0, work = 0, budget = (uint64_t)n * ALLOC_PLACE_WORK + 1000000;
+	uint32_t nl = 0;
+	*placed = true;
+	for (uint32_t k = 0; k < n && *placed; k++) {
+		const struct alloc_seg *g = &sg[k];
+		work += nl;
+		*placed = work <= budget;
+		nl = alloc_expire(lv, nl, g->def);
+		if (g->over != ALLOC_NONE && alloc_take_over(lv, nl, off_of[g->over], g->size, g->to)) {
+			off_of[g->id] = off_of[g->over];
+			continue;
+		}
+		uint32_t at;
+		uint64_t off = alloc_best_fit(lv, nl, g->size, &at);
+		memmove(&lv[at + 1], &lv[at], (nl - at) * sizeof *lv);
+		lv[at] = (struct alloc_block){ off, g->size, g->to };
+		nl++;
+		if (g->id != ALLOC_NONE)
+			off_of[g->id] = off;
+		top = size_add(off, g->size) > top ? size_add(off, g->size) : top;
+	}
+	free(off_of);
+	free(lv);
+	return top;
+}
+
+/* The heap's two sizes: its values' liveness peak, each value rounded up
+ * to the heap's alignment (what XLA:TPU's early out-of-memory check calls
+ * "required for HLO temporaries", and a lower bound of any heap), and the
+ * heap as XLA places them: on TPU alloc_place, elsewhere the peak (XLA:GPU
+ * and XLA:CPU try global best-fit orders, which in corpora/xla reach it).
  * max bounds a value's rounded size (units of size_unit_shift keep the sum
  * in int64).  Values in id order: only values defined at one step compete
  * for an operand dying there (alloc_heap_from), and those XLA takes in
  * position order too. */
-static uint64_t alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_t n, uint64_t max, bool max_size,
-			   const struct alloc_whatif *w)
+struct alloc_heap_size {
+	uint64_t live, placed;
+};
+
+static struct alloc_heap_size alloc_heap(const struct mem_model *mm, uint8_t *in_heap, uint32_t n, uint64_t max,
+					 bool max_size, const struct alloc_whatif *w)
 {
 	uint32_t steps = mm->nsteps;
 	if ((!n && !w) || !steps)
-		return 0;
+		return (struct alloc_heap_size){ 0, 0 };
 	uint8_t *taken = xcalloc(mm->nbuffers ? mm->nbuffers : 1, 1);
 	uint64_t align = target_heap_align(mm->target);
 	if (w && size_round_up(w->b->bytes, align) > max)
 		max = size_round_up(w->b->bytes, align);
-	uint32_t shift = size_unit_shift(max, (uint64_t)n + 1);
+	uint32_t shift = size_unit_shift(max, (uint64_t)n + 2);
 	int64_t *d = xcalloc((size_t)steps + 1, sizeof *d);
-	for (uint32_t k = 0; k < mm->nbuffers; k++) {
-		const struct mem_buffer *b = &mm->buffers[k];
+	struct alloc_seg *sg = mm->target->kind == TARGET_TPU ? xmalloc(((size_t)n + 1) * sizeof *sg) : NULL;
+	uint32_t nsg = 0;
+	uint32_t wto = w && w->to < steps ? w->to : steps - 1;
+	for (uint32_t k = 0; k <= mm->nbuffers; k++) {
+		/* k == nbuffers: the what-if's device copy, a temporary of the heap */
+		const struct mem_buffer *b = k < mm->nbuffers ? &mm->buffers[k] : NULL;
 		/* The definers alloc_heap_from reads are out of the caches on a
 		 * large module: start loading one a few buffers ahead. */
 		if (k + ALLOC_AHEAD < mm->nbuffers && (b[ALLOC_AHEAD].flags & MEM_BUF_OVERWRITES))
 			__builtin_prefetch(b[ALLOC_AHEAD].def);
-		if (!in_heap[k])
+		uint32_t over = ALLOC_NONE, from, to;
+		uint64_t size;
+		if (b && in_heap[k]) {
+			from = alloc_heap_from(mm, b, in_heap, taken, &over);
+			to = b->gown < steps ? b->gown : steps - 1;
+			size = size_round_up(alloc_size(b, max_size), align);
+		} else if (!b && w) {
+			from = w->from;
+			to = wto;
+			size = size_round_up(w->b->bytes, align);
+		} else {
 			continue;
-		uint32_t from = alloc_heap_from(mm, b, in_heap, taken), to = b->gown;
-		if (to >= steps)
-			to = steps - 1;
+		}
 		if (from > to)
 			continue;
-		int64_t u = (int64_t)size_units(size_round_up(alloc_size(b, max_size), align), shift);
+		int64_t u = (int64_t)size_units(size, shift);
 		d[from] += u;
 		d[to + 1] -= u;
-	}
-	/* The what-if's device copy: a temporary of the heap. */
-	uint32_t wto = w && w->to < steps ? w->to : steps - 1;
-	if (w && w->from <= wto) {
-		int64_t u = (int64_t)size_units(size_round_up(w->b->bytes, align), shift);
-		d[w->from] += u;
-		d[wto + 1] -= u;
+		if (sg)
+			sg[nsg++] = (struct alloc_seg){ b ? b->gdef : from, to, b ? k : ALLOC_NONE, over, size };
 	}
 	int64_t cur = 0, peak = 0;
 	for (uint32_t s = 0; s < steps; s++) {
 		cur += d[s];
 		peak = cur > peak ? cur : peak;
 	}
+	struct alloc_heap_size h = { size_mul((uint64_t)peak, UINT64_C(1) << shift), 0 };
+	bool placed = false;
+	if (sg)
+		h.placed = alloc_place(sg, nsg, mm->nbuffers, &placed);
+	/* Never below the peak: rounding the peak's units up can pass a
+	 * placing that fits the values exactly. */
+	if (!placed || h.placed < h.live)
+		h.placed = h.live;
+	free(sg);
 	free(d);
 	free(taken);
-	return size_mul((uint64_t)peak, UINT64_C(1) << shift);
+	return h;
 }
 
 /* One allocation's working tables, each indexed as its comment says. */
@@ -356,6 +533,7 @@ struct alloc_work {
 	struct alloc_temp *cand;    /* temporaries that may borrow one: nc */
 	uint8_t *in_heap;           /* by buffer id: a temporary in the heap (nt of them) */
 	uint32_t *root;             /* by buffer id: the buffer its memory value ends up in */
+	struct alloc_order order;
 	uint32_t nh, nc, nt;
 	uint64_t max;               /* largest heap value, rounded to the heap's alignment */
 };
@@ -415,7 +593,7 @@ static void alloc_sort_out(const struct mem_model *mm, bool max_size, const stru
 		uint64_t v = alloc_size(b, max_size);
 		bool output = alloc_is_output(b);
 		if (output || (b->param >= 0 && (b->flags & MEM_BUF_ALIASED)))
-			alloc_host_init(mm, b, max_size, &x->hosts[x->nh++]);
+			alloc_host_init(mm, &x->order, b, max_size, &x->hosts[x->nh++]);
 		if (b->param >= 0) {
 			p->arguments = size_add(p->arguments, v);
 		} else if (output) {
@@ -428,7 +606,7 @@ static void alloc_sort_out(const struct mem_model *mm, bool max_size, const stru
 			x->nt++;
 			x->max = rounded > x->max ? rounded : x->max;
 			if (!(b->flags & MEM_BUF_SIDE_THREAD))
-				x->cand[x->nc++] = (struct alloc_temp){ v, b->gdef, k };
+				x->cand[x->nc++] = (struct alloc_temp){ v, alloc_order_of(&x->order, b->def), k };
 		}
 	}
 }
@@ -474,6 +652,7 @@ static void alloc_run(const struct mem_model *mm, bool max_size, const struct al
 	uint32_t n = mm->nbuffers ? mm->nbuffers : 1, fit = 0;
 	struct alloc_work x;
 	alloc_work_init(&x, n, t);
+	alloc_order_init(&x.order, mm->module);
 	alloc_sort_out(mm, max_size, w, p, &x);
 	qsort(x.hosts, x.nh, sizeof *x.hosts, alloc_host_cmp);
 	uint64_t roomiest = x.nh ? x.hosts[x.nh - 1].bytes : 0;   /* hosts are sorted smallest first */
@@ -483,11 +662,14 @@ static void alloc_run(const struct mem_model *mm, bool max_size, const struct al
 	alloc_borrow_all(mm, &x, fit, p);
 	free(x.cand);
 	free(x.root);
-	p->heap = alloc_heap(mm, x.in_heap, x.nt, x.max, max_size, w);
+	struct alloc_heap_size h = alloc_heap(mm, x.in_heap, x.nt, x.max, max_size, w);
+	p->heap = h.placed;
+	p->heap_live = h.live;
 	for (uint32_t k = 0; k < x.nh; k++)
 		free(x.hosts[k].run);
 	free(x.hosts);
 	free(x.in_heap);
+	alloc_order_free(&x.order);
 }
 
 static uint64_t alloc_total(const struct alloc_parts *p, uint64_t extra)
@@ -504,6 +686,8 @@ void alloc_pack(struct mem_model *mm, struct alloc_tables *given)
 	 * allocations all the same: mem.c counted them in output_bytes. */
 	uint64_t extra = size_sub(size_sub(mm->output_bytes, mm->alias_bytes), p.outputs);
 	mm->heap_bytes = p.heap;
+	mm->heap_live_bytes = p.heap_live;
+	mm->total_live_bytes = size_add(size_sub(alloc_total(&p, extra), p.heap), p.heap_live);
 	mm->reused_bytes = p.reused;
 	mm->constant_bytes = p.constants;
 	mm->total_bytes = mm->total_bytes_max = alloc_total(&p, extra);
@@ -526,5 +710,6 @@ uint64_t alloc_total_whatif(const struct mem_model *mm, const struct alloc_whati
 		if (w->b->param >= 0 && (w->b->flags & MEM_BUF_ALIASED))
 			alias = size_sub(alias, w->b->bytes);
 	}
-	return alloc_total(&p, size_sub(size_sub(out, alias), p.outputs));
+	uint64_t t = alloc_total(&p, size_sub(size_sub(out, alias), p.outputs));
+	return size_add(size_sub(t, p.heap), p.heap_live);
 }

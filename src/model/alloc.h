@@ -45,8 +45,12 @@ struct alloc_whatif {
 	uint32_t from, to;
 };
 
-/* The total allocation (mem_model.total_bytes) with w applied: b's own
- * allocation (argument, output or temporary) gone, its device copy a
- * temporary of the heap.  As costly as alloc_pack. */
+/* The total allocation with w applied: b's own allocation (argument,
+ * output or temporary) gone, its device copy a temporary of the heap, the
+ * heap at its liveness peak (compare with mem_model.total_live_bytes): a
+ * lever is judged by what it frees at the peak.  Where XLA:TPU places the
+ * copy can lift later values by its size (corpora/xla offload_levers:
+ * param_offloaded needs what param_device does), so total_bytes may fall
+ * by less.  As costly as alloc_pack. */
 uint64_t alloc_total_whatif(const struct mem_model *mm, const struct alloc_whatif *w);
 #endif

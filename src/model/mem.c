@@ -588,7 +588,11 @@ static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, co
 
 /* XLA's CanShareOperandBufferWithUser for an array result: an element-wise
  * instruction, select, clamp, a kLoop or kInput fusion or an all-reduce may write its
- * result into an operand of the same shape and layout that dies there
+ * result into an operand of the same size that dies there (XLA:TPU shares
+ * a fusion's bitcast or transposed result too: corpora/xla donation/
+ * no_donation/tpu-v6e writes f32[8192,8192]{0,1} over {1,0}, scan_offload
+ * bf16[1,16384,1024] over bf16[16384,1024]; the total and the peak share
+ * the same pairs, alloc.c and mem_merge)
  * (mem_merge checks the death).  Every such operand is a candidate, in
  * operand order, as XLA tries them; the first that dies there is taken.
  * Measured on TPU and GPU (corpora/xla); XLA:CPU's buffer assignment does
@@ -621,7 +625,7 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 			const struct hlo_shape *s = nl == 1 ? i->shape : alias_leaf_shape(&x->al, i->shape, j);
 			for (uint32_t k = 0; k < i->noperands && s; k++) {
 				const struct hlo_instr *o = ir_operands(i)[k].instr;
-				if (o && o->shape && ir_shape_equal(o->shape, s, true))
+				if (o && o->shape && ir_shape_is_array(o->shape))
 					mem_candidate(x, pos, base + j, o, true);
 			}
 		}

@@ -104,7 +104,8 @@ struct peak_set;
 /* The model's figures in machine output (mem and check JSON), in order:
  * X(field of struct mem_model, which is also the JSON key). */
 #define MEM_FIGURES(X) \
-	X(total_bytes) X(total_bytes_max) X(heap_bytes) X(reused_bytes) X(constant_bytes) X(peak_bytes) \
+	X(total_bytes) X(total_bytes_max) X(heap_bytes) X(heap_live_bytes) X(total_live_bytes) X(reused_bytes) \
+	X(constant_bytes) X(peak_bytes) \
 	X(argument_bytes) X(output_bytes) X(alias_bytes) X(temp_bytes) X(host_bytes) X(padding_bytes)
 /* Figures written only when known (non-zero): the key is absent otherwise. */
 #define MEM_FIGURES_KNOWN(X) X(xla_total_bytes)
@@ -131,7 +132,10 @@ struct mem_model {
 	uint64_t total_bytes;         /* XLA's total allocation (alloc.h): the headline figure */
 	uint64_t xla_total_bytes;     /* what XLA itself said (mem_options), 0 unknown */
 	uint64_t total_bytes_max;     /* same with the upper default tiling (== total_bytes if certain) */
-	uint64_t heap_bytes;          /* temporaries' heap within total_bytes */
+	uint64_t heap_bytes;          /* temporaries' heap within total_bytes, as XLA places them */
+	uint64_t heap_live_bytes;     /* their liveness peak (alloc.h): heap_bytes less fragmentation */
+	uint64_t total_live_bytes;    /* total_bytes with the heap at heap_live_bytes: XLA:TPU's
+				       * "required for HLO temporaries" when it stops early */
 	uint64_t reused_bytes;        /* temporaries placed in output or donated allocations */
 	uint64_t constant_bytes;      /* constants' allocations within total_bytes */
 	uint32_t nsteps;              /* length of the flattened timeline */

@@ -14,9 +14,18 @@ oom_kinds/arguments arguments
 oom_kinds/far_over far-over
 oom_kinds/host_undone host-offload-undone
 oom_kinds/vmem_block kernel-memory
-scan_offload/oom loop-carry"
-# program/case -> why its estimate is off (docs/fidelity.md, issue 44)
-GAPS="oom_kinds/far_over the model keeps sort's index output beside its values (14.55T); XLA shares them (10.91T)"
+scan_offload/oom loop-carry
+llama/oom large-allocation
+moe/oom large-allocation
+convnet/oom large-allocation
+bigvocab/oom large-allocation
+stream/oom arguments"
+# program/case/target -> why its estimate is off (docs/fidelity.md, issue 44)
+GAPS="oom_kinds/far_over/tpu-v5e the model keeps sort's index output beside its values (14.55T); XLA shares them (10.91T)
+convnet/oom/tpu-v4 XLA's heap leaves gaps between the conv activations (issue 44 item 6)
+convnet/oom/tpu-v5p the same
+convnet/oom/tpu-v6e the same
+convnet/oom/tpu-v7 the same"
 field() { sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -n 1; }
 n=0
 for err in corpora/xla/out/*/*/*/error.txt; do
@@ -44,7 +53,7 @@ for err in corpora/xla/out/*/*/*/error.txt; do
 	[ "$found" -ge 1 ] || fail "$dir: no buffer pointed at"
 	case $kind in
 	tpu-temp)
-		gap=$(echo "$GAPS" | awk -v k="$pc" '$1 == k { $1 = ""; print }')
+		gap=$(echo "$GAPS" | awk -v k="${dir#corpora/xla/out/}" '$1 == k { $1 = ""; print }')
 		if [ -z "$xla" ] || [ -z "$est" ] || [ "$est" = null ]; then
 			fail "$dir: no XLA figure or no estimate in the JSON"
 		elif awk -v x="$xla" -v e="$est" 'BEGIN { d = (e - x) / x; if (d < 0) d = -d; exit !(d <= 0.01) }'; then
@@ -59,5 +68,5 @@ for err in corpora/xla/out/*/*/*/error.txt; do
 	esac
 	echo "$dir: $kind, $class, XLA $xla, hlolint $est, $found buffers pointed at"
 done
-[ "$n" -ge 10 ] || fail "only $n out-of-memory compiles in corpora/xla/out (expected 10)"
+[ "$n" -ge 35 ] || fail "only $n out-of-memory compiles in corpora/xla/out (expected 35)"
 exit $st

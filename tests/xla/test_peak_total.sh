@@ -9,7 +9,6 @@
 . tests/lib.sh
 # module (relative to corpora/xla/out, or under tests/) -> cause
 KNOWN="donation/no_donation/h100 an elementwise result written in place over a dying operand: the total shares that step (alloc_in_place, alloc_heap_from), the peak's sweep counts both
-debug_print/clean/cpu the same on XLA:CPU
 tests/mem/alias_operand_aliasing.hlo the same, through a get-tuple-element of the operand"
 n=0
 bad=0
