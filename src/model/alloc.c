@@ -366,12 +366,21 @@ struct alloc_block {
 #define ALLOC_PLACE_WORK 256
 #define ALLOC_NONE UINT32_MAX
 
-static int alloc_seg_cmp(const void *pa, const void *pb)
+/* sg (collected in id order, the what-if's last) into program order,
+ * ids in order within a step: a counting sort by step, stable. */
+static struct alloc_seg *alloc_seg_sort(struct alloc_seg *sg, uint32_t n, uint32_t steps)
 {
-	const struct alloc_seg *a = pa, *b = pb;
-	if (a->def != b->def)
-		return a->def < b->def ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	uint32_t *at = xcalloc((size_t)steps + 1, sizeof *at);
+	for (uint32_t k = 0; k < n; k++)
+		at[(sg[k].def < steps ? sg[k].def : steps - 1) + 1]++;
+	for (uint32_t t = 1; t <= steps; t++)
+		at[t] += at[t - 1];
+	struct alloc_seg *out = xmalloc(((size_t)n + 1) * sizeof *out);
+	for (uint32_t k = 0; k < n; k++)
+		out[at[sg[k].def < steps ? sg[k].def : steps - 1]++] = sg[k];
+	free(at);
+	free(sg);
+	return out;
 }
 
 /* Drops the blocks of lv (sorted by offset) whose values died before step
@@ -423,11 +432,10 @@ static bool alloc_take_over(struct alloc_block *lv, uint32_t n, uint64_t off, ui
  * *placed false when placing would take too long (ALLOC_PLACE_WORK). */
 static uint64_t alloc_place(struct alloc_seg *sg, uint32_t n, uint32_t nbuf, bool *placed)
 {
-	qsort(sg, n, sizeof *sg, alloc_seg_cmp);
 	uint64_t *off_of = xmalloc(((size_t)nbuf + 1) * sizeof *off_of);
-	struct alloc_block *lv = xmalloc(((size_t)n + 1) * sizeof *lv);
+	uint32_t nl = 0, cap = 64;
+	struct alloc_block *lv = xmalloc(cap * sizeof *lv);
 	uint64_t top = 0, work = 0, budget = (uint64_t)n * ALLOC_PLACE_WORK + 1000000;
-	uint32_t nl = 0;
 	*placed = true;
 	for (uint32_t k = 0; k < n && *placed; k++) {
 		const struct alloc_seg *g = &sg[k];
@@ -437,6 +445,10 @@ static uint64_t alloc_place(struct alloc_seg *sg, uint32_t n, uint32_t nbuf, boo
 		if (g->over != ALLOC_NONE && alloc_take_over(lv, nl, off_of[g->over], g->size, g->to)) {
 			off_of[g->id] = off_of[g->over];
 			continue;
+		}
+		if (nl == cap) {
+			cap *= 2;
+			lv = xreallocarray(lv, cap, sizeof *lv);
 		}
 		uint32_t at;
 		uint64_t off = alloc_best_fit(lv, nl, g->size, &at);
@@ -514,16 +526,18 @@ static struct alloc_heap_size alloc_heap(const struct mem_model *mm, uint8_t *in
 		peak = cur > peak ? cur : peak;
 	}
 	struct alloc_heap_size h = { size_mul((uint64_t)peak, UINT64_C(1) << shift), 0 };
+	free(d);
+	free(taken);
 	bool placed = false;
-	if (sg)
+	if (sg) {
+		sg = alloc_seg_sort(sg, nsg, steps);
 		h.placed = alloc_place(sg, nsg, mm->nbuffers, &placed);
+	}
 	/* Never below the peak: rounding the peak's units up can pass a
 	 * placing that fits the values exactly. */
 	if (!placed || h.placed < h.live)
 		h.placed = h.live;
 	free(sg);
-	free(d);
-	free(taken);
 	return h;
 }
 
