@@ -182,8 +182,45 @@ static uint32_t alloc_order_of(const struct alloc_order *o, const struct hlo_ins
 	return i ? o->pos[o->base[i->comp->index] + i->index] : 0;
 }
 
+/* b's loop-carry gaps (mem_model.gaps, sorted by buffer), count in *n. */
+static const struct mem_gap *alloc_gaps_of(const struct mem_model *mm, const struct mem_buffer *b, uint32_t *n)
+{
+	uint32_t id = mem_buffer_id(mm, b), lo = 0, hi = mm->ngaps;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (mm->gaps[mid].buf < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t k = lo;
+	while (k < mm->ngaps && mm->gaps[k].buf == id)
+		k++;
+	*n = k - lo;
+	return mm->gaps + lo;
+}
+
+/* Host h holds b (written by def) over [from, to] but for b's loop-carry
+ * gaps, after each of which the gap's writer writes it. */
+static void alloc_host_hold(const struct mem_model *mm, struct alloc_host *h, uint32_t from, uint32_t to,
+			    const struct mem_buffer *b, const struct hlo_instr *def)
+{
+	uint32_t ng;
+	const struct mem_gap *g = alloc_gaps_of(mm, b, &ng);
+	for (uint32_t k = 0; k < ng && from <= to; k++) {
+		if (g[k].to < from || g[k].from > to)
+			continue;
+		if (g[k].from > from)
+			alloc_host_take(h, from, g[k].from - 1, b, def);
+		from = g[k].to + 1;
+		def = g[k].writer;
+	}
+	if (from <= to)
+		alloc_host_take(h, from, to, b, def);
+}
+
 /* Output allocations are taken from their definition on; a donated
- * argument's everywhere but its hole. */
+ * argument's everywhere but its hole; either but for its loop-carry gaps. */
 static void alloc_host_init(const struct mem_model *mm, const struct alloc_order *order, const struct mem_buffer *b, bool max,
 			    struct alloc_host *h)
 {
@@ -192,13 +229,13 @@ static void alloc_host_init(const struct mem_model *mm, const struct alloc_order
 	h->bytes = alloc_size(b, max);
 	h->order = alloc_order_of(order, b->def);
 	if (alloc_is_output(b)) {
-		alloc_host_take(h, b->gdef, end, b, b->def);
+		alloc_host_hold(mm, h, b->gdef, end, b, b->def);
 	} else if (b->hole_from <= b->hole_to) {
 		if (b->hole_from)
-			alloc_host_take(h, 0, b->hole_from - 1, b, b->def);
-		alloc_host_take(h, b->hole_to + 1, end, b, b->writer);
+			alloc_host_hold(mm, h, 0, b->hole_from - 1, b, b->def);
+		alloc_host_hold(mm, h, b->hole_to + 1, end, b, b->writer);
 	} else {
-		alloc_host_take(h, 0, end, b, b->def);
+		alloc_host_hold(mm, h, 0, end, b, b->def);
 	}
 }
 

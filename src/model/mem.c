@@ -1003,6 +1003,8 @@ struct mem_model *mem_analyze(struct hlo_module *m, const struct mem_options *o,
 	alias_free(&x.al);
 	free(x.delta);
 	free(x.site_peaks);
+	free(x.carry_mark);
+	free(x.cgaps);
 	arena_free(&x.scratch);
 	arena_free(&x.keep);
 	mem_pack(mm, o);

@@ -101,6 +101,15 @@ struct mem_options {
 struct mem_internal;
 struct peak_set;
 
+/* Steps [from, to] in which buffer buf's allocation holds nothing: a loop
+ * carry between its last read in the while body and the body's new value,
+ * which writer writes (XLA's buffer assignment lets other values live
+ * there; docs/memory-model.md §5b). */
+struct mem_gap {
+	uint32_t buf, from, to;
+	const struct hlo_instr *writer;
+};
+
 /* The model's figures in machine output (mem and check JSON), in order:
  * X(field of struct mem_model, which is also the JSON key). */
 #define MEM_FIGURES(X) \
@@ -132,6 +141,8 @@ struct mem_model {
 	uint64_t total_bytes;         /* XLA's total allocation (alloc.h): the headline figure */
 	uint64_t xla_total_bytes;     /* what XLA itself said (mem_options), 0 unknown */
 	uint64_t total_bytes_max;     /* same with the upper default tiling (== total_bytes if certain) */
+	struct mem_gap *gaps;         /* loop-carry gaps on the flattened timeline, by buf then from */
+	uint32_t ngaps;
 	uint64_t heap_bytes;          /* temporaries' heap within total_bytes, as XLA places them */
 	uint64_t heap_live_bytes;     /* their liveness peak (alloc.h): heap_bytes less fragmentation */
 	uint64_t total_live_bytes;    /* total_bytes with the heap at heap_live_bytes: XLA:TPU's

@@ -91,6 +91,12 @@ struct mem_ctx {
 	bool has_ecl;
 	struct hlo_comp *entry;
 	uint32_t clock;           /* next step of the flattened timeline */
+	/* loop-carry gaps (mem_carry_gaps): per buffer, its index among the
+	 * carries of the body being looked at (NONE otherwise, restored) */
+	uint32_t *carry_mark;
+	uint32_t capmark;
+	struct mem_gap *cgaps;
+	uint32_t ncgaps, capcgaps;
 	/* sweep scratch */
 	int64_t *delta;
 	uint32_t capdelta;

@@ -321,6 +321,75 @@ static bool mem_touches(struct mem_ctx *x, const struct hlo_instr *i, const stru
 	return false;
 }
 
+/* The loop carries of c, when c is the body of its one while, whose
+ * buffer holds nothing for a stretch of c: after the carry's last read
+ * and before the instruction writing the body's new value (not a call or
+ * a loop: those write inside their callees), on positions of c.  XLA's
+ * buffer assignment gives that stretch to other values (corpora/xla
+ * debug_print/tpu-v5p: the body's convert.5 in the output's allocation).
+ * Into x->cgaps (x->ncgaps of them, writer set); one pass over c. */
+static void mem_carry_gaps(struct mem_ctx *x, const struct hlo_comp *c)
+{
+	x->ncgaps = 0;
+	if (ir_comp_ncallers(c) != 1 || c->nparams < 1 || !c->params[0] || !c->root)
+		return;
+	const struct hlo_instr *w = ir_comp_caller(c, 0);
+	if (w->op != OP_WHILE || ir_callee(w, ATTR_BODY) != c)
+		return;
+	const struct hlo_instr *p = c->params[0];
+	uint32_t nl = mem_nleaves_of(x, p);
+	if (nl != mem_nleaves_of(x, c->root))
+		return;
+	if (x->capmark < x->capbufs) {
+		x->carry_mark = xreallocarray(x->carry_mark, x->capbufs, sizeof *x->carry_mark);
+		memset(x->carry_mark + x->capmark, 0xff, (size_t)(x->capbufs - x->capmark) * sizeof *x->carry_mark);
+		x->capmark = x->capbufs;
+	}
+	uint32_t pl = mem_leaf_id(x, p, 0);
+	for (uint32_t j = 0; j < nl; j++) {
+		const struct hlo_instr *d;
+		uint32_t dj, b = x->leaf_buf[pl + j];
+		if (b == NONE || b >= x->capmark || x->carry_mark[b] != NONE || !mem_definer(x, c->root, j, &d, &dj) ||
+		    d->comp != c || x->leaf_buf[mem_leaf_id(x, d, dj)] != b)
+			continue;
+		struct mem_callees cl;
+		mem_callees_of(d, &cl);
+		if (mem_callee_count(d, &cl))
+			continue;
+		MEM_GROW(x->cgaps, x->ncgaps, x->capcgaps, 8);
+		x->carry_mark[b] = x->ncgaps;
+		x->cgaps[x->ncgaps++] = (struct mem_gap){ b, 0, d->index, d };
+	}
+	/* from: one past the last read so far; a read at or after the writer
+	 * leaves no gap.  A get-tuple-element, tuple or bitcast reads nothing:
+	 * its users read what it forwards (alias_pure). */
+	for (uint32_t k = 0; k < c->ninstrs && x->ncgaps; k++) {
+		const struct hlo_instr *i = c->instrs[k];
+		if (alias_pure(&x->al, i))
+			continue;
+		for (uint32_t o = 0; o < i->noperands; o++) {
+			const struct hlo_instr *op = ir_operands(i)[o].instr;
+			if (!op)
+				continue;
+			uint32_t l = mem_leaf_id(x, op, 0), n = mem_nleaves_of(x, op);
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t b = x->leaf_buf[l + j];
+				if (b != NONE && b < x->capmark && x->carry_mark[b] != NONE &&
+				    k + 1 > x->cgaps[x->carry_mark[b]].from)
+					x->cgaps[x->carry_mark[b]].from = k + 1;
+			}
+		}
+	}
+	uint32_t kept = 0;
+	for (uint32_t g = 0; g < x->ncgaps; g++) {
+		struct mem_gap gp = x->cgaps[g];
+		x->carry_mark[gp.buf] = NONE;
+		if (gp.from > 0 && gp.from < gp.to)
+			x->cgaps[kept++] = (struct mem_gap){ gp.buf, gp.from, gp.to - 1, gp.writer };
+	}
+	x->ncgaps = kept;
+}
+
 /* Whether bf, live over [from, to] of the entry, is a donated parameter
  * whose allocation is empty over some steps: between its last read
  * (hole_from, before mem_globalize) and the output's writer (hole_to),
@@ -382,6 +451,20 @@ static void mem_curve(struct mem_ctx *x, const struct hlo_comp *c, const struct 
 			d[lo] -= units;
 			d[hi + 1] += units;
 		}
+	}
+	/* A loop carry is counted by the while's caller over the whole call
+	 * site; where its allocation holds nothing (mem_carry_gaps, found by
+	 * mem_sweep), the body's own figure gives it back, as the total lets
+	 * other values live there: peak <= total. */
+	for (uint32_t g = 0; g < x->ncgaps; g++) {
+		const struct mem_buffer *bf = &x->bufs[x->cgaps[g].buf];
+		uint64_t v = mem_figure_of(bf, k), units = size_units(v, sw->sh);
+		if (!v || (bf->flags & MEM_BUF_MERGED) || units > (uint64_t)INT64_MAX / 4 || x->cgaps[g].to >= n)
+			continue;
+		if (top != NONE && x->cgaps[g].from <= top && top <= x->cgaps[g].to)
+			unp -= (int64_t)size_units(mem_figure_of(bf, D_UNP), sw->sh);
+		d[x->cgaps[g].from] -= (int64_t)units;
+		d[x->cgaps[g].to + 1] += (int64_t)units;
 	}
 	int64_t cur = 0;
 	for (uint32_t p = 0; p < n; p++) {
@@ -466,6 +549,7 @@ static void mem_sweep(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 		x->delta = xmalloc(((size_t)n + 1) * sizeof *x->delta);
 	}
 	struct mem_sweep sw = { .sh = mem_sweep_shift(cs), .top = NONE, .top_site = NONE };
+	mem_carry_gaps(x, c);
 	mem_sweep_sites(x, c, fr, &sw);
 	mem_curve(x, c, cs, D_DEV, &sw);
 	mem_sweep_figure(x, c, &sw, D_DEV, true, pk);
@@ -577,10 +661,48 @@ static void mem_classify(struct mem_model *mm, struct mem_buffer *bf)
  * reserves them.  Each computation's buffers through its list of them
  * (mem_new_buffer): the owner is then known without reading each
  * buffer's definer, which is out of the caches on a large module. */
+static int mem_gap_cmp(const void *pa, const void *pb)
+{
+	const struct mem_gap *a = pa, *b = pb;
+	if (a->buf != b->buf)
+		return a->buf < b->buf ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
+/* Every loop carry's gap (mem_carry_gaps) on the flattened timeline:
+ * from the step after its last read to the step before its writer. */
+static void mem_globalize_gaps(struct mem_ctx *x)
+{
+	struct mem_gap *all = NULL;
+	uint32_t n = 0, cap = 0;
+	for (uint32_t ci = 0; ci < x->m->ncomps; ci++) {
+		const struct mem_comp *cs = x->in->comps[ci];
+		if (!cs || !cs->gtime || cs->state != MEM_DONE)
+			continue;
+		mem_carry_gaps(x, x->m->comps[ci]);
+		for (uint32_t g = 0; g < x->ncgaps; g++) {
+			const struct mem_gap *gp = &x->cgaps[g];
+			uint32_t from = cs->gtime[gp->from - 1] + 1, to = cs->gtime[gp->to + 1] - 1;
+			if (from > to)
+				continue;
+			MEM_GROW(all, n, cap, 8);
+			all[n++] = (struct mem_gap){ gp->buf, from, to, gp->writer };
+		}
+	}
+	if (n) {
+		qsort(all, n, sizeof *all, mem_gap_cmp);
+		x->mm->gaps = arena_array(x->a, n, sizeof *all);
+		memcpy(x->mm->gaps, all, n * sizeof *all);
+	}
+	x->mm->ngaps = n;
+	free(all);
+}
+
 void mem_globalize(struct mem_ctx *x)
 {
 	uint32_t end = x->clock ? x->clock - 1 : 0;
 	x->mm->nsteps = x->clock;
+	mem_globalize_gaps(x);
 	for (uint32_t ci = 0; ci < x->m->ncomps; ci++) {
 		const struct mem_comp *cs = x->in->comps[ci];
 		struct mem_owned_walk w;
