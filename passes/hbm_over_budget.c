@@ -8,7 +8,7 @@
 #include <string.h>
 #include "config.h"
 #include "finding.h"
-#include "alias.h"
+#include "flow.h"
 #include "mem.h"
 #include "pass.h"
 #include "peak.h"
@@ -25,7 +25,7 @@ static uint32_t hb_pending_offloads(const struct hlo_module *m)
 	uint32_t n = 0;
 	for (uint32_t c = 0; c < m->ncomps; c++)
 		for (uint32_t k = 0; k < m->comps[c]->ninstrs; k++)
-			n += alias_placement(m->file, m->comps[c]->instrs[k]) == ALIAS_PLACE_HOST;
+			n += flow_placement(m->file, m->comps[c]->instrs[k]) == FLOW_PLACE_HOST;
 	return n;
 }
 

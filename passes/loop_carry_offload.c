@@ -10,7 +10,7 @@
 #include "config.h"
 #include "finding.h"
 #include "loop.h"
-#include "alias.h"
+#include "flow.h"
 #include "mem.h"
 #include "pass.h"
 #include "peak.h"
@@ -67,11 +67,11 @@ static bool lco_has_placement(const struct hlo_module *m, const struct hlo_instr
 /* The placement a custom call asks for, from the memory model's reading. */
 static enum lco_annot lco_annotation(const struct hlo_module *m, const struct hlo_instr *i)
 {
-	switch (alias_placement(m->file, i)) {
-	case ALIAS_PLACE_HOST: return LCO_TO_HOST;
-	case ALIAS_PLACE_DEVICE: return LCO_TO_DEVICE;
-	case ALIAS_PLACE_OTHER: return LCO_OTHER;
-	case ALIAS_PLACE_NONE: break;
+	switch (flow_placement(m->file, i)) {
+	case FLOW_PLACE_HOST: return LCO_TO_HOST;
+	case FLOW_PLACE_DEVICE: return LCO_TO_DEVICE;
+	case FLOW_PLACE_OTHER: return LCO_OTHER;
+	case FLOW_PLACE_NONE: break;
 	}
 	return LCO_NOT;
 }

@@ -7,7 +7,7 @@
 #include "diff.h"
 #include <stdio.h>
 #include <string.h>
-#include "alias.h"
+#include "flow.h"
 #include "metadata.h"
 #include "sharding.h"
 
@@ -187,8 +187,8 @@ static uint32_t diff_aliases(const struct diff_side *s, struct arena *a)
 {
 	struct alias_state as;
 	alias_init(&as, s->m->file, a);
-	struct alias_io *io;
-	uint32_t n = alias_io_pairs(&as, s->m, a, &io);
+	struct flow_io *io;
+	uint32_t n = flow_io_pairs(&as, s->m, a, &io);
 	alias_free(&as);
 	return n;
 }

@@ -1,7 +1,7 @@
-/* alias.h - where a result leaf lives: the leaf numbering of tuple shapes
- * (cached per hash-consed shape) and XLA's aliasing rules, the one answer
- * to "which operand leaf is this result leaf".  It assigns no buffers and
- * knows no liveness (mem.h) or placement policy of --apply (apply.h). */
+/* alias.h - the leaf numbering of tuple shapes (cached per hash-consed
+ * shape) and ShapeIndex paths.  Which positions are one buffer (XLA's
+ * aliasing rules) is flow.h's; it assigns no buffers and knows no
+ * liveness (mem.h) or placement policy of --apply (apply.h). */
 #ifndef HLO_ALIAS_H
 #define HLO_ALIAS_H
 #include <stdbool.h>
@@ -47,32 +47,4 @@ const struct hlo_shape *alias_leaf_path(struct alias_state *as, const struct hlo
 bool alias_path_leaves(struct alias_state *as, const struct hlo_shape *s, const struct attr_ints *path,
 		       uint32_t *first, uint32_t *count);
 
-/* One input_output_alias entry in leaves: the entry root's leaves
- * [output, output + n) share the buffers of parameter param's leaves
- * [param_leaf, param_leaf + n). */
-struct alias_io {
-	uint32_t output, param, param_leaf, n;
-};
-/* The entries of m's input_output_alias whose paths name subshapes of the
- * entry's root and of an existing parameter with the same leaf count, in
- * order, into *out (allocated in a); returns their count. */
-uint32_t alias_io_pairs(struct alias_state *as, const struct hlo_module *m, struct arena *a, struct alias_io **out);
-
-/* What a placement custom-call asks for: MoveToHost or
- * annotate_device_placement to pinned_host/unpinned_host (ALIAS_PLACE_HOST),
- * MoveToDevice or a placement "device" (ALIAS_PLACE_DEVICE), another memory
- * annotation (ALIAS_PLACE_OTHER), or nothing (ALIAS_PLACE_NONE).  The one place
- * that reads these calls; in an optimized module XLA has removed them. */
-enum alias_placement { ALIAS_PLACE_NONE, ALIAS_PLACE_HOST, ALIAS_PLACE_DEVICE, ALIAS_PLACE_OTHER };
-enum alias_placement alias_placement(const struct hlo_file *f, const struct hlo_instr *i);
-
-/* When leaf j of i lives in another instruction's buffer (XLA's aliasing:
- * get-tuple-element, tuple, bitcast, while, the operand halves of async
- * starts, the done halves of async pairs, annotating custom-calls), sets
- * (*src, *sj). */
-bool alias_source(struct alias_state *as, const struct hlo_instr *i, uint32_t j, const struct hlo_instr **src,
-		  uint32_t *sj);
-/* Instructions whose result is entirely other buffers and that read
- * nothing themselves: their operands' uses are their users' uses. */
-bool alias_pure(struct alias_state *as, const struct hlo_instr *i);
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "flow.h"
 #include "prefault.h"
 
 /* A stretch of steps [from, to] in which value b, written by def, holds
@@ -63,8 +64,7 @@ static bool alloc_is_output(const struct mem_buffer *b)
 static bool alloc_in_place(const struct mem_model *mm, const uint32_t *root, const struct hlo_instr *user,
 			   const struct mem_buffer *o)
 {
-	if (!o || !user || !mm->shares_in_place || user->op == OP_COPY ||
-	    (!mem_shares_operand(user) && user->op != OP_DYNAMIC_UPDATE_SLICE && user->op != OP_SCATTER))
+	if (!o || !user || !mm->shares_in_place || user->op == OP_COPY || !flow_writes_in_place(user))
 		return false;
 	const struct mem_buffer *r = &mm->buffers[root[mem_buffer_id(mm, o)]];
 	for (uint32_t k = 0; k < user->noperands; k++) {
@@ -366,7 +366,7 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 	if (!(b->flags & MEM_BUF_OVERWRITES))
 		return b->gdef;
 	const struct hlo_instr *d = b->def;
-	bool update = d->op == OP_DYNAMIC_UPDATE_SLICE || d->op == OP_SCATTER;
+	bool update = flow_updates_in_place(d);
 	if (!mm->shares_in_place && !update)
 		return b->gdef;
 	for (uint32_t k = 0; k < d->noperands; k++) {

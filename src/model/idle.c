@@ -5,7 +5,7 @@
 #include "idle.h"
 #include <stdlib.h>
 #include <string.h>
-#include "alias.h"
+#include "flow.h"
 
 /* XLA's end-of-program prefetch: a copy whose done half nothing reads,
  * made only to have a cross-program-prefetched argument in fast memory for
@@ -52,7 +52,7 @@ void idle_uses(const struct mem_model *mm, struct idle_use *out)
 		uint32_t hi = mem_step_at(mm, i);
 		if (hi == UINT32_MAX)
 			continue;
-		if (alias_pure(&as, i) || idle_dead_copy(i))
+		if (flow_pure(&as, i) || idle_dead_copy(i))
 			continue;
 		for (uint32_t o = 0; o < i->noperands; o++) {
 			const struct hlo_instr *op = ir_operands(i)[o].instr;

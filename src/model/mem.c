@@ -218,7 +218,7 @@ static uint16_t mem_def_flags(const struct hlo_file *f, const struct hlo_instr *
 	uint16_t fl = 0;
 	if (def->op == OP_CONSTANT)
 		fl |= MEM_BUF_CONSTANT;
-	if (def->op == OP_DYNAMIC_UPDATE_SLICE || def->op == OP_SCATTER || mem_shares_operand(def))
+	if (def->op == OP_DYNAMIC_UPDATE_SLICE || def->op == OP_SCATTER || flow_shares_operand(def))
 		fl |= MEM_BUF_OVERWRITES;
 	if (ir_attr(def, ATTR_ASYNC_EXECUTION_THREAD) && !attr_plain_is(f, def, ATTR_ASYNC_EXECUTION_THREAD, "main"))
 		fl |= MEM_BUF_SIDE_THREAD;
@@ -298,7 +298,7 @@ uint32_t mem_new_buffer(struct mem_ctx *x, struct hlo_instr *def, uint32_t pos, 
 	mem_set_space(x->in, b, s->layout ? s->layout->memory_space : 0);
 	if (s->type == PT_BUFFER && s->elems && s->elems[0] && s->elems[0]->layout)
 		mem_set_space(x->in, b, s->elems[0]->layout->memory_space);
-	if (alias_placement(x->f, def) == ALIAS_PLACE_HOST)
+	if (flow_placement(x->f, def) == FLOW_PLACE_HOST)
 		mem_set_space(x->in, b, IR_SPACE_PINNED_HOST);   /* a pre-optimization offload */
 	bool dflt;
 	mem_size(x->in, s, split, &b->bytes, &b->bytes_max, &b->unpadded, &dflt);
@@ -432,7 +432,7 @@ void mem_splits_for(struct mem_ctx *x, const struct hlo_instr *i, uint32_t nl, c
 	arena_release(&x->scratch, mk);
 }
 
-/* ---- Aliasing (alias.c) ---- */
+/* ---- Aliasing (flow.c) ---- */
 
 /* Follows leaf j of i back through aliases to the instruction that defines
  * its buffer; false when it reaches a parameter (the value passes through). */
@@ -441,7 +441,7 @@ bool mem_definer(struct mem_ctx *x, const struct hlo_instr *i, uint32_t j, const
 {
 	const struct hlo_instr *src;
 	uint32_t sj;
-	while (alias_source(&x->al, i, j, &src, &sj)) {
+	while (flow_source(&x->al, i, j, &src, &sj)) {
 		i = src;
 		j = sj;
 	}
@@ -471,7 +471,7 @@ void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b)
 	if (!bf->writer && (bf->def->op == OP_CALL || bf->def->op == OP_CONDITIONAL) && d->comp == c)
 		bf->writer = d;
 	/* The buffer now holds what an offload to host writes. */
-	if (alias_placement(x->f, d) == ALIAS_PLACE_HOST)
+	if (flow_placement(x->f, d) == FLOW_PLACE_HOST)
 		mem_set_space(x->in, &x->bufs[b], IR_SPACE_PINNED_HOST);
 }
 
@@ -565,18 +565,6 @@ static void mem_use(struct mem_ctx *x, const struct hlo_comp *c, const struct hl
 	}
 }
 
-/* Fusion operand updated in place when the fused root is a
- * dynamic-update-slice or scatter of a parameter: its number, else -1. */
-static int64_t mem_inplace_param(const struct hlo_instr *root)
-{
-	if (!root || (root->op != OP_DYNAMIC_UPDATE_SLICE && root->op != OP_SCATTER) || !root->noperands)
-		return -1;
-	const struct hlo_instr *o = ir_operands(root)[0].instr;
-	while (o && o->op == OP_BITCAST && o->noperands)
-		o = ir_operands(o)[0].instr;
-	return o && o->op == OP_PARAMETER ? o->number : -1;
-}
-
 static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, const struct hlo_instr *o,
 			  bool direct)
 {
@@ -586,36 +574,10 @@ static void mem_candidate(struct mem_ctx *x, uint32_t pos, uint32_t out_leaf, co
 	x->cands[x->ncands++] = (struct mem_cand){ pos, out_leaf, mem_leaf_id(x, o, 0), direct };
 }
 
-/* XLA's CanShareOperandBufferWithUser for an array result: an element-wise
- * instruction, select, clamp, a kLoop or kInput fusion or an all-reduce may write its
- * result into an operand of the same size that dies there (XLA:TPU shares
- * a fusion's bitcast or transposed result too: corpora/xla donation/
- * no_donation/tpu-v6e writes f32[8192,8192]{0,1} over {1,0}, scan_offload
- * bf16[1,16384,1024] over bf16[16384,1024]; the total and the peak share
- * the same pairs, alloc.c and mem_merge)
- * (mem_merge checks the death).  Every such operand is a candidate, in
- * operand order, as XLA tries them; the first that dies there is taken.
- * Measured on TPU and GPU (corpora/xla); XLA:CPU's buffer assignment does
- * not share them. */
-bool mem_shares_operand(const struct hlo_instr *i)
-{
-	switch (i->op) {
-	case OP_ALL_REDUCE:
-	case OP_ALL_REDUCE_START:
-	case OP_SELECT:
-	case OP_CLAMP:
-		return true;
-	case OP_FUSION:
-		return ir_fusion_kind(i) == FUSION_LOOP || ir_fusion_kind(i) == FUSION_INPUT;
-	default:
-		return ir_op_elementwise_unary((enum opcode)i->op) || ir_op_elementwise_binary((enum opcode)i->op);
-	}
-}
-
 static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_t pos, uint32_t base, uint32_t nl)
 {
 	if (x->in->share_elementwise && i->op != OP_DYNAMIC_UPDATE_SLICE && i->op != OP_SCATTER &&
-	    (nl == 1 || i->op == OP_FUSION) && mem_shares_operand(i)) {
+	    (nl == 1 || i->op == OP_FUSION) && flow_shares_operand(i)) {
 		/* Each result leaf (a multi-output loop fusion has several)
 		 * may take a dying operand of its shape, but XLA's heap shares
 		 * an operand only with the instruction that defined it, not
@@ -632,25 +594,10 @@ static void mem_candidates(struct mem_ctx *x, const struct hlo_instr *i, uint32_
 		if (i->op != OP_FUSION)
 			return;
 	}
-	if (i->op == OP_DYNAMIC_UPDATE_SLICE && nl == 1 && i->noperands) {
-		mem_candidate(x, pos, base, ir_operands(i)[0].instr, false);
-	} else if (i->op == OP_SCATTER && i->noperands >= 3) {
-		uint32_t nin = (i->noperands - 1) / 2;
-		for (uint32_t k = 0; k < nin && k < nl; k++)
-			mem_candidate(x, pos, base + k, ir_operands(i)[k].instr, false);
-	} else if (i->op == OP_FUSION && i->ncallees && (i->xflags & IR_CALLS_UPDATE)) {
-		const struct hlo_instr *root = ir_callees(i)[0]->root;
-		if (root && root->op == OP_TUPLE) {
-			for (uint32_t e = 0; e < root->noperands && e < nl; e++) {
-				int64_t p = mem_inplace_param(ir_operands(root)[e].instr);
-				if (p >= 0 && (uint64_t)p < i->noperands && nl == root->noperands)
-					mem_candidate(x, pos, base + e, ir_operands(i)[p].instr, false);
-			}
-		} else if (nl == 1) {
-			int64_t p = mem_inplace_param(root);
-			if (p >= 0 && (uint64_t)p < i->noperands)
-				mem_candidate(x, pos, base, ir_operands(i)[p].instr, false);
-		}
+	for (uint32_t j = 0; j < nl; j++) {
+		int64_t k = flow_updated_operand(i, nl, j);
+		if (k >= 0)
+			mem_candidate(x, pos, base + j, ir_operands(i)[k].instr, false);
 	}
 }
 
@@ -698,7 +645,7 @@ static void mem_define(struct mem_ctx *x, struct hlo_instr *i, uint32_t pos)
 			continue;
 		const struct hlo_instr *src;
 		uint32_t sj;
-		if (alias_source(&x->al, i, j, &src, &sj)) {
+		if (flow_source(&x->al, i, j, &src, &sj)) {
 			mem_leaf_share(x, i, j, src, sj);
 			continue;
 		}
@@ -723,76 +670,6 @@ static void mem_define(struct mem_ctx *x, struct hlo_instr *i, uint32_t pos)
 		free(splits);
 }
 
-void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out)
-{
-	out->n = 0;
-	out->many = NULL;
-	if (i->op == OP_WHILE) {
-		struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
-		if (body) {
-			out->c[out->n] = body;
-			out->operand[out->n] = 0;
-			out->colocate[out->n++] = true;
-		}
-		if (cond && cond != body) {
-			out->c[out->n] = cond;
-			out->operand[out->n] = 0;
-			out->colocate[out->n++] = false;
-		}
-	} else if (i->op == OP_CONDITIONAL) {
-		struct hlo_comp *t = ir_callee(i, ATTR_TRUE_COMPUTATION), *f = ir_callee(i, ATTR_FALSE_COMPUTATION);
-		if (t || f) {
-			if (t) {
-				out->c[out->n] = t;
-				out->operand[out->n] = 1;
-				out->colocate[out->n++] = true;
-			}
-			if (f) {
-				out->c[out->n] = f;
-				out->operand[out->n] = 2;
-				out->colocate[out->n++] = true;
-			}
-		} else if ((uint32_t)i->ncallees + 1 == i->noperands) {
-			/* branch_computations={...}: branch k takes operand k+1. */
-			for (uint32_t k = 0; k < i->ncallees && k < 8; k++) {
-				out->c[out->n] = ir_callees(i)[k];
-				out->operand[out->n] = (int32_t)k + 1;
-				out->colocate[out->n++] = true;
-			}
-			if (i->ncallees > 8)
-				out->many = ir_callees(i);
-		}
-	} else if (i->op == OP_CALL) {
-		struct hlo_comp *t = ir_callee(i, ATTR_TO_APPLY);
-		if (t) {
-			out->c[0] = t;
-			out->operand[0] = -1;
-			out->colocate[0] = true;
-			out->n = 1;
-		}
-	}
-}
-
-/* Number of callees, counting branch_computations past the fixed array. */
-uint32_t mem_callee_count(const struct hlo_instr *i, const struct mem_callees *cl)
-{
-	return cl->many ? i->ncallees : cl->n;
-}
-
-void mem_callee_at(const struct mem_callees *cl, uint32_t k, struct hlo_comp **c, int32_t *operand,
-			  bool *colocate)
-{
-	if (k < 8 && k < cl->n) {
-		*c = cl->c[k];
-		*operand = cl->operand[k];
-		*colocate = cl->colocate[k];
-	} else {
-		*c = cl->many[k];
-		*operand = (int32_t)k + 1;
-		*colocate = true;
-	}
-}
-
 /* Processes the instruction at the frame's position.  Returns false when
  * it started a callee first (the frame resumes at the same instruction). */
 static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
@@ -801,8 +678,8 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 	uint32_t pos = fr->pos;
 	struct hlo_instr *i = c->instrs[pos];
 	if (i->op == OP_WHILE || i->op == OP_CONDITIONAL || i->op == OP_CALL) {
-		struct mem_callees cl;
-		mem_callees_of(i, &cl);
+		struct flow_callees cl;
+		flow_callees_of(i, false, &cl);
 		if (fr->prepared != pos + 1) {
 			fr->prepared = pos + 1;
 			/* The conditional's and call's results are new buffers the
@@ -810,12 +687,12 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 			if (i->op != OP_WHILE)
 				mem_define(x, i, pos);
 		}
-		uint32_t nc = mem_callee_count(i, &cl);
+		uint32_t nc = flow_callee_count(i, &cl);
 		for (uint32_t k = 0; k < nc; k++) {
 			struct hlo_comp *callee;
 			int32_t operand;
 			bool colocate;
-			mem_callee_at(&cl, k, &callee, &operand, &colocate);
+			flow_callee_at(&cl, k, &callee, &operand, &colocate);
 			if (mem_comp_of(x->in, callee)->state != MEM_NEW)
 				continue;
 			mem_push(x, callee);
@@ -852,7 +729,7 @@ static bool mem_step(struct mem_ctx *x, struct mem_frame *fr)
 		}
 		return true;
 	}
-	if (!alias_pure(&x->al, i))
+	if (!flow_pure(&x->al, i))
 		for (uint32_t k = 0; k < i->noperands; k++)
 			mem_use(x, c, ir_operands(i)[k].instr, pos);
 	/* Parameters of callees were bound by the caller; a leaf left unbound

@@ -41,7 +41,7 @@ enum mem_buffer_flag {
 	/* What the allocation (alloc.c) asks of the definer, kept here so
 	 * that its passes over the whole table read no instruction. */
 	MEM_BUF_CONSTANT = 256,   /* defined by a constant */
-	MEM_BUF_OVERWRITES = 512, /* its definer may write it over an operand (mem_shares_operand,
+	MEM_BUF_OVERWRITES = 512, /* its definer may write it over an operand (flow_shares_operand,
 				   * dynamic-update-slice, scatter) */
 	MEM_BUF_SIDE_THREAD = 1024, /* written by an async start on an execution thread other than
 				     * "main" */
@@ -133,7 +133,7 @@ struct mem_model {
 	bool unoptimized;             /* a before-optimizations dump (no schedule, no fusion, and its name or
 				       * a pre-partitioning construct says so): the peak is an upper bound */
 	bool default_tiling;          /* untiled module sized with the target's default TPU tiling */
-	bool shares_in_place;         /* results may take dying operands' buffers (mem_shares_operand);
+	bool shares_in_place;         /* results may take dying operands' buffers (flow_shares_operand);
 				       * not on XLA:CPU, whose buffer assignment in corpora/xla never does */
 	bool has_s5_buffer;           /* a buffer (not merged) in memory space 5, pinned host */
 	bool has_donated_argument;    /* an argument buffer with MEM_BUF_DONATED */
@@ -233,12 +233,6 @@ void mem_buffer_dims(const struct mem_model *mm, const struct mem_buffer *b, int
  * definition order, into out; n == 0 means all.  Returns the count.
  * out must hold n entries (mm->nbuffers when n == 0). */
 uint32_t mem_largest(const struct mem_model *mm, const struct mem_buffer **out, uint32_t n);
-
-/* Whether i may write its result into a dying operand of the same shape
- * (XLA's CanShareOperandBufferWithUser for element-wise instructions,
- * select, clamp, loop and input fusions, all-reduce); dynamic-update-slice and
- * scatter are modelled apart.  The one answer to that question. */
-bool mem_shares_operand(const struct hlo_instr *i);
 
 /* "argument", "output", "temp", "constant", "while-carried", "host". */
 const char *mem_kind_name(enum mem_kind k);

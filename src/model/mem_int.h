@@ -5,7 +5,7 @@
 #ifndef HLO_MEM_INT_H
 #define HLO_MEM_INT_H
 #include <pthread.h>
-#include "alias.h"
+#include "flow.h"
 #include "alloc.h"
 #include "mem.h"
 
@@ -39,7 +39,7 @@ struct mem_internal {
 	bool tpu_default;
 	bool tpu_laid_out;          /* the dump carries TPU tiles: XLA:TPU's allocation rules apply */
 	bool host_is_device;        /* CPU target: pinned host memory is the device's memory */
-	bool share_elementwise;     /* TPU/GPU: results share dying operands' buffers (mem_shares_operand) */
+	bool share_elementwise;     /* TPU/GPU: results share dying operands' buffers (flow_shares_operand) */
 	int gen;
 	bool partitioned;
 	bool packing;               /* alloc_pack runs on packer until mem_settle */
@@ -141,21 +141,6 @@ static inline uint32_t mem_owned_next(const struct mem_ctx *x, struct mem_owned_
 	return w->b = x->next[w->b];
 }
 
-/* Callees of a control-flow instruction that hold buffers, in the order
- * they are analysed, with the operand bound to parameter 0 (while,
- * conditional) or -1 for "parameter n = operand n" (call). */
-struct mem_callees {
-	uint32_t n;
-	struct hlo_comp *c[8];
-	int32_t operand[8];
-	bool colocate[8];
-	struct hlo_comp **many;   /* branch_computations past 8 */
-};
-
-void mem_callee_at(const struct mem_callees *cl, uint32_t k, struct hlo_comp **c, int32_t *operand,
-	bool *colocate);
-uint32_t mem_callee_count(const struct hlo_instr *i, const struct mem_callees *cl);
-void mem_callees_of(const struct hlo_instr *i, struct mem_callees *out);
 void mem_colocate(struct mem_ctx *x, struct hlo_comp *c, uint32_t j, uint32_t b);
 /* c's analysis, made when first asked for (mem_push and later). */
 struct mem_comp *mem_cs(struct mem_ctx *x, const struct hlo_comp *c);

@@ -83,8 +83,8 @@ void mem_entry_aliasing(struct mem_ctx *x, struct hlo_comp *c)
 	uint32_t nout = mem_nleaves_of(x, c->root);
 	uint8_t *taken = xcalloc(nout ? nout : 1, 1);
 	struct arena_mark mk = arena_mark(&x->scratch);
-	struct alias_io *io;
-	uint32_t nio = alias_io_pairs(&x->al, x->m, &x->scratch, &io);
+	struct flow_io *io;
+	uint32_t nio = flow_io_pairs(&x->al, x->m, &x->scratch, &io);
 	for (uint32_t k = 0; k < nio; k++) {
 		mem_donate(x, c, io[k].param, io[k].param_leaf, io[k].output, io[k].n);
 		for (uint32_t j = 0; j < io[k].n; j++)
@@ -211,15 +211,15 @@ static bool mem_is_temp(const struct mem_buffer *b)
  * largest branch. */
 static void mem_site_peak(struct mem_ctx *x, const struct hlo_instr *i, struct mem_peak *out)
 {
-	struct mem_callees cl;
-	mem_callees_of(i, &cl);
+	struct flow_callees cl;
+	flow_callees_of(i, false, &cl);
 	memset(out, 0, sizeof *out);
-	uint32_t nc = mem_callee_count(i, &cl);
+	uint32_t nc = flow_callee_count(i, &cl);
 	for (uint32_t k = 0; k < nc; k++) {
 		struct hlo_comp *callee;
 		int32_t operand;
 		bool colocate;
-		mem_callee_at(&cl, k, &callee, &operand, &colocate);
+		flow_callee_at(&cl, k, &callee, &operand, &colocate);
 		const struct mem_comp *cs = mem_comp_of(x->in, callee);
 		if (cs->state != MEM_DONE)
 			continue;
@@ -304,7 +304,7 @@ struct mem_sweep {
  * a temporary. */
 static bool mem_touches(struct mem_ctx *x, const struct hlo_instr *i, const struct mem_buffer *bf, bool writer)
 {
-	if (!i || !x->mm->shares_in_place || !mem_shares_operand(i) || mem_nleaves_of(x, i) != 1)
+	if (!i || !x->mm->shares_in_place || !flow_shares_operand(i) || mem_nleaves_of(x, i) != 1)
 		return false;
 	if (!writer) {
 		uint32_t r = x->leaf_buf[mem_leaf_id(x, i, 0)];
@@ -352,9 +352,9 @@ static void mem_carry_gaps(struct mem_ctx *x, const struct hlo_comp *c)
 		if (b == NONE || b >= x->capmark || x->carry_mark[b] != NONE || !mem_definer(x, c->root, j, &d, &dj) ||
 		    d->comp != c || x->leaf_buf[mem_leaf_id(x, d, dj)] != b)
 			continue;
-		struct mem_callees cl;
-		mem_callees_of(d, &cl);
-		if (mem_callee_count(d, &cl))
+		struct flow_callees cl;
+		flow_callees_of(d, false, &cl);
+		if (flow_callee_count(d, &cl))
 			continue;
 		MEM_GROW(x->cgaps, x->ncgaps, x->capcgaps, 8);
 		x->carry_mark[b] = x->ncgaps;
@@ -362,10 +362,10 @@ static void mem_carry_gaps(struct mem_ctx *x, const struct hlo_comp *c)
 	}
 	/* from: one past the last read so far; a read at or after the writer
 	 * leaves no gap.  A get-tuple-element, tuple or bitcast reads nothing:
-	 * its users read what it forwards (alias_pure). */
+	 * its users read what it forwards (flow_pure). */
 	for (uint32_t k = 0; k < c->ninstrs && x->ncgaps; k++) {
 		const struct hlo_instr *i = c->instrs[k];
-		if (alias_pure(&x->al, i))
+		if (flow_pure(&x->al, i))
 			continue;
 		for (uint32_t o = 0; o < i->noperands; o++) {
 			const struct hlo_instr *op = ir_operands(i)[o].instr;

@@ -1,5 +1,5 @@
 /* apply.c - the --apply rewrites: S(n) propagated over the (instruction,
- * leaf) positions of one buffer (XLA's aliasing from alias.h), written
+ * leaf) positions of one buffer (XLA's aliasing from flow.h), written
  * where the front end says each leaf's layout is (value_shape_text); each
  * finding's edits recorded all or none.  It does not choose which findings
  * to apply and reads no text itself. */
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "flow.h"
 #include "lex.h"
 #include "mem.h"
 #include "value.h"
@@ -223,8 +224,8 @@ static void apply_flow_alias(struct apply_flow *fl, uint32_t leaf)
 	struct hlo_module *m = fl->m;
 	struct arena *a = &m->file->arena;
 	struct arena_mark mk = arena_mark(a);
-	struct alias_io *io;
-	uint32_t n = alias_io_pairs(fl->al, m, a, &io);
+	struct flow_io *io;
+	uint32_t n = flow_io_pairs(fl->al, m, a, &io);
 	for (uint32_t k = 0; k < n; k++)
 		if (io[k].n == 1 && io[k].output == leaf)
 			apply_flow_add(fl, m->entry->params[io[k].param], io[k].param_leaf);
@@ -239,22 +240,52 @@ static bool apply_follows(const struct hlo_instr *i)
 	       i->op == OP_OPT_BARRIER || i->op == OP_WHILE;
 }
 
+/* Callee k of u (flow_callees_of, fusions included) as c, with the
+ * operand bound to its parameter 0 (-1: parameter n is operand n) and
+ * whether its root is u's result; false when c is none of u's. */
+static bool apply_callee(const struct hlo_instr *u, const struct hlo_comp *c, int32_t *operand, bool *colocate)
+{
+	struct flow_callees cl;
+	flow_callees_of(u, true, &cl);
+	for (uint32_t k = 0; k < flow_callee_count(u, &cl); k++) {
+		struct hlo_comp *callee;
+		flow_callee_at(&cl, k, &callee, operand, colocate);
+		if (callee == c)
+			return true;
+	}
+	return false;
+}
+
+/* The operand of u bound to parameter p of its callee (apply_callee's
+ * operand), or NULL. */
+static const struct hlo_instr *apply_bound_operand(const struct hlo_instr *u, int32_t operand,
+						   const struct hlo_instr *p)
+{
+	int64_t n = operand >= 0 ? (p->number == 0 ? operand : -1) : p->number;
+	return n >= 0 && (uint64_t)n < u->noperands ? ir_operands(u)[n].instr : NULL;
+}
+
 /* The buffer at (i, leaf) enters i's computation as parameter i (param)
- * or leaves it as its root: where the callers hold it. */
+ * or leaves it as its root: where the callers hold it.  A while's carry
+ * is also the loop's result (flow_source), so a body parameter reaches
+ * the while itself.  Conditionals are not followed. */
 static void apply_flow_callers(struct apply_flow *fl, const struct hlo_instr *i, uint32_t leaf, bool param)
 {
 	const struct hlo_comp *c = i->comp;
 	for (uint32_t k = 0; k < ir_comp_ncallers(c); k++) {
 		struct hlo_instr *u = ir_comp_caller(c, k);
-		bool single = (u->op == OP_CALL || u->op == OP_FUSION) && u->ncallees == 1;
+		int32_t operand;
+		bool colocate;
+		bool known = u->op != OP_CONDITIONAL && apply_callee(u, c, &operand, &colocate);
 		if (param) {
-			if (u->op == OP_WHILE)
+			const struct hlo_instr *o = known ? apply_bound_operand(u, operand, i) : NULL;
+			if (u->op == OP_WHILE && known)
 				apply_flow_add(fl, u, leaf);
-			else if (single && i->number >= 0 && (uint64_t)i->number < u->noperands)
-				apply_flow_add(fl, ir_operands(u)[i->number].instr, leaf);
+			else if (o)
+				apply_flow_add(fl, o, leaf);
 			else
 				apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
-		} else if (u->op == OP_WHILE || single) {
+		} else if (known && colocate) {
 			apply_flow_add(fl, u, leaf);
 		} else {
 			apply_flow_refuse(fl, u, "returns the buffer from a computation --apply does not follow");
@@ -268,33 +299,40 @@ static void apply_flow_up(struct apply_flow *fl, const struct hlo_instr *i, uint
 	const struct hlo_comp *c = i->comp;
 	const struct hlo_instr *src;
 	uint32_t sj;
-	if (apply_follows(i) && alias_source(fl->al, i, leaf, &src, &sj))
+	if (apply_follows(i) && flow_source(fl->al, i, leaf, &src, &sj))
 		apply_flow_add(fl, src, sj);
 	switch (i->op) {
-	case OP_WHILE: {
-		/* The carry is one buffer: operand, both parameters, body root. */
-		struct hlo_comp *body = ir_callee(i, ATTR_BODY), *cond = ir_callee(i, ATTR_CONDITION);
-		if (!body || !cond || !body->nparams || !cond->nparams) {
-			apply_flow_refuse(fl, i, "has no body or condition to follow");
-			return;
+	case OP_WHILE:
+	case OP_CALL:
+	case OP_FUSION: {
+		/* The carry is one buffer: operand, both parameters, body root;
+		 * a call's or fusion's result is its computation's root. */
+		struct flow_callees cl;
+		flow_callees_of(i, true, &cl);
+		uint32_t n = flow_callee_count(i, &cl), roots = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			struct hlo_comp *callee;
+			int32_t operand;
+			bool colocate;
+			flow_callee_at(&cl, k, &callee, &operand, &colocate);
+			if (i->op == OP_WHILE && callee->nparams)
+				apply_flow_add(fl, callee->params[0], leaf);
+			if (colocate && callee->root) {
+				apply_flow_add(fl, callee->root, leaf);
+				roots++;
+			}
 		}
-		apply_flow_add(fl, body->params[0], leaf);
-		apply_flow_add(fl, cond->params[0], leaf);
-		apply_flow_add(fl, body->root, leaf);
+		if (!roots)
+			apply_flow_refuse(fl, i, i->op == OP_WHILE ? "has no body or condition to follow"
+								  : "has no single computation to follow");
 		break;
 	}
-	case OP_DYNAMIC_UPDATE_SLICE:
-		/* Updated in place: operand 0's buffer. */
-		apply_flow_add(fl, i->noperands ? ir_operands(i)[0].instr : NULL, 0);
+	case OP_DYNAMIC_UPDATE_SLICE: {
+		/* Updated in place: the updated operand's buffer. */
+		int64_t k = flow_updated_operand(i, 1, 0);
+		apply_flow_add(fl, k >= 0 ? ir_operands(i)[k].instr : NULL, 0);
 		break;
-	case OP_CALL:
-	case OP_FUSION:
-		if (i->ncallees != 1 || !ir_callees(i)[0]->root) {
-			apply_flow_refuse(fl, i, "has no single computation to follow");
-			return;
-		}
-		apply_flow_add(fl, ir_callees(i)[0]->root, leaf);
-		break;
+	}
 	case OP_PARAMETER:
 		if (c == fl->m->entry)
 			apply_pair_push(&fl->ecl_params, &fl->necl_params, (uint32_t)i->number, leaf);
@@ -322,7 +360,7 @@ static void apply_flow_through(struct apply_flow *fl, const struct hlo_instr *u,
 	for (uint32_t j = 0; j < n; j++) {
 		const struct hlo_instr *src;
 		uint32_t sj;
-		if (alias_source(fl->al, u, j, &src, &sj) && src == i && sj == leaf)
+		if (flow_source(fl->al, u, j, &src, &sj) && src == i && sj == leaf)
 			apply_flow_add(fl, u, j);
 	}
 }
@@ -339,7 +377,7 @@ static void apply_flow_user(struct apply_flow *fl, const struct hlo_instr *u, ui
 	}
 	switch (u->op) {
 	case OP_DYNAMIC_UPDATE_SLICE:
-		if (n == 0)
+		if (flow_updated_operand(u, 1, 0) == (int64_t)n)
 			apply_flow_add(fl, u, 0);
 		else
 			apply_flow_refuse(fl, u, "copies the buffer into another array");
@@ -352,12 +390,21 @@ static void apply_flow_user(struct apply_flow *fl, const struct hlo_instr *u, ui
 	case OP_COPY_START:
 		break;
 	case OP_CALL:
-	case OP_FUSION:
-		if (u->ncallees == 1 && n < ir_callees(u)[0]->nparams && ir_callees(u)[0]->params[n])
-			apply_flow_add(fl, ir_callees(u)[0]->params[n], leaf);
+	case OP_FUSION: {
+		/* Operand n is the callee's parameter n. */
+		struct flow_callees cl;
+		flow_callees_of(u, true, &cl);
+		struct hlo_comp *callee = NULL;
+		int32_t operand;
+		bool colocate;
+		if (flow_callee_count(u, &cl) == 1)
+			flow_callee_at(&cl, 0, &callee, &operand, &colocate);
+		if (callee && operand < 0 && n < callee->nparams && callee->params[n])
+			apply_flow_add(fl, callee->params[n], leaf);
 		else
 			apply_flow_refuse(fl, u, "passes the buffer to a computation --apply does not follow");
 		break;
+	}
 	case OP_CONDITIONAL:
 	case OP_ASYNC_START:
 	case OP_CUSTOM_CALL:
@@ -672,8 +719,8 @@ static uint32_t apply_outputs_of(struct hlo_module *m, struct alias_state *as, c
 	if (i->op == OP_PARAMETER) {
 		struct arena *a = &m->file->arena;
 		struct arena_mark mk = arena_mark(a);
-		struct alias_io *io;
-		uint32_t nio = alias_io_pairs(as, m, a, &io);
+		struct flow_io *io;
+		uint32_t nio = flow_io_pairs(as, m, a, &io);
 		for (uint32_t k = 0; k < nio; k++) {
 			if (io[k].param != (uint32_t)i->number || io[k].param_leaf || io[k].n != 1 || n == cap)
 				continue;
