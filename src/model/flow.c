@@ -249,7 +249,7 @@ bool flow_shares_operand(const struct hlo_instr *i)
 
 bool flow_updates_in_place(const struct hlo_instr *i)
 {
-	return i->op == OP_DYNAMIC_UPDATE_SLICE || i->op == OP_SCATTER;
+	return i->op == OP_DYNAMIC_UPDATE_SLICE || i->op == OP_SCATTER || i->op == OP_SORT;
 }
 
 bool flow_writes_in_place(const struct hlo_instr *i)
@@ -360,5 +360,8 @@ int64_t flow_updated_operand(const struct hlo_instr *i, uint32_t nl, uint32_t j)
 		k = j;
 	else if (i->op == OP_FUSION && i->ncallees && (i->xflags & IR_CALLS_UPDATE))
 		k = flow_fusion_updated(i, nl, j);
+	else if (i->op == OP_SORT && j < nl && nl == i->noperands && ir_operands(i)[j].instr &&
+		 ir_operands(i)[j].instr->nusers == 1)
+		k = j;   /* sorted in place: result j over operand j when sort is its one user */
 	return k >= 0 && (uint64_t)k < i->noperands && ir_operands(i)[k].instr ? k : -1;
 }

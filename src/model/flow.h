@@ -42,7 +42,7 @@ bool flow_pure(struct alias_state *as, const struct hlo_instr *i);
  * select, clamp, loop and input fusions, all-reduce); dynamic-update-slice
  * and scatter update operand 0 (their inputs) and are modelled apart. */
 bool flow_shares_operand(const struct hlo_instr *i);
-/* dynamic-update-slice and scatter: they write over their updated
+/* dynamic-update-slice, scatter and sort: they write over their updated
  * operands (flow_updated_operand), dying or not (XLA copies when not). */
 bool flow_updates_in_place(const struct hlo_instr *i);
 /* flow_shares_operand or flow_updates_in_place: i may write over an
@@ -50,7 +50,10 @@ bool flow_updates_in_place(const struct hlo_instr *i);
 bool flow_writes_in_place(const struct hlo_instr *i);
 /* The operand that result leaf j of i (nl leaves) updates in place: a
  * dynamic-update-slice's operand 0, a scatter's input j, the parameter
- * a fusion's root updates (flow_inplace_param); -1 when none. */
+ * a fusion's root updates (flow_inplace_param), a sort's operand j when
+ * the sort is its only user (XLA's CanShareOperandBufferWithUser:
+ * corpora/xla oom_kinds/far_over sorts 3.64T of keys and 3.64T of
+ * indices in place); -1 when none. */
 int64_t flow_updated_operand(const struct hlo_instr *i, uint32_t nl, uint32_t j);
 /* The parameter a fused computation's root updates in place (a
  * dynamic-update-slice or scatter of it, through bitcasts), else -1. */
