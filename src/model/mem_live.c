@@ -176,12 +176,17 @@ static void mem_merge(struct mem_ctx *x, struct hlo_comp *c, const struct mem_fr
 	for (uint32_t k = fr->cand_start; k < x->ncands; k++) {
 		const struct mem_cand *cd = &x->cands[k];
 		/* The operand's one leaf is op_leaf: it defined the buffer when
-		 * the buffer's own leaf is that one. */
+		 * the buffer's own leaf is that one.  XLA's heap shares only
+		 * such an operand; an entry output may be written over one
+		 * reached through an alias (an async -done, get-tuple-element),
+		 * as the total lets an output's allocation touch it (alloc.c,
+		 * alloc_in_place; corpora/xla donation/no_donation/h100). */
 		uint32_t ob = x->leaf_buf[cd->op_leaf];
-		if (cd->direct && ob != NONE && mem_leaf_id(x, x->bufs[ob].def, x->bufs[ob].leaf) != cd->op_leaf)
-			continue;
-		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = x->leaf_buf[cd->op_leaf];
+		uint32_t bo = x->leaf_buf[cd->out_leaf], bi = ob;
 		if (bo == NONE || bi == NONE)
+			continue;
+		if (cd->direct && mem_leaf_id(x, x->bufs[ob].def, x->bufs[ob].leaf) != cd->op_leaf &&
+		    !(x->bufs[bo].flags & MEM_BUF_ROOT))
 			continue;
 		bi = mem_find(x, bi);
 		struct mem_buffer *out = &x->bufs[bo], *in = &x->bufs[bi];
