@@ -174,8 +174,18 @@ bool flow_source(struct alias_state *as, const struct hlo_instr *i, uint32_t j, 
 	case OP_COLLECTIVE_PERMUTE_START: /* (operand, output, contexts...) */
 	case OP_ASYNC_START:           /* ((operands), output, context...) */
 	case OP_SEND:                  /* (data, context, token) */
-		if (alias_elem_range(as, i->shape, 0, &first, &count) && j < count)
+		if (alias_elem_range(as, i->shape, 0, &first, &count) && j < count) {
 			ok = flow_operand_leaf(as, i, 0, j, src, sj);
+		} else if (i->op == OP_ASYNC_START && i->async_wrapped == OP_DYNAMIC_UPDATE_SLICE && o &&
+			   alias_elem_range(as, i->shape, 1, &first, &count) && j == first && count == 1) {
+			/* dynamic-update-slice-start writes its output over operand
+			 * 0, as the synchronous one does after copy insertion: one
+			 * pinned-host stack, not two (corpora/xla scan_offload/
+			 * offloaded: XLA's host temp is 384M, 768M counted twice). */
+			*src = o;
+			*sj = 0;
+			ok = true;
+		}
 		break;
 	case OP_CUSTOM_CALL:
 		if (flow_identity_call(as, i)) {

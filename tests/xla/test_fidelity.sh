@@ -12,7 +12,9 @@
 #     same sum on CPU and GPU); the error may not grow past its pin in
 #     fidelity.pins, and at least 90% of the modules are within 1%;
 #   - for the programs that do not fit, the compiler's "required" figure
-#     against hlolint's total, pinned the same way.
+#     against hlolint's total, pinned the same way;
+#   - host memory (S(5)) equal to memory_analysis()'s host arguments +
+#     outputs - aliased + temporaries wherever either has some.
 # Prints the fidelity table.  UPDATE=1 rewrites the pins (review the diff).
 . tests/lib.sh
 X=corpora/xla
@@ -26,7 +28,7 @@ human() { awk -v b="$1" 'BEGIN { u = "BKMGT"; i = 1; while (b >= 1024 && i < 5) 
 	printf (i == 1 ? "%d%s" : "%.2f%s"), b, substr(u, i, 1) }'; }
 
 : >"$tmp/pins.new"
-nmod=0 nbuf=0 nbufbad=0 exact=0 ncompiled=0 noom=0 within1=0 within10=0 ntotal=0
+nmod=0 nbuf=0 nbufbad=0 exact=0 ncompiled=0 noom=0 within1=0 within10=0 ntotal=0 nhost=0 hostok=0
 printf '%-34s %-8s %9s %9s %7s %7s %s\n' module target "XLA" hlolint error pinned "args/out/alias"
 # shellcheck disable=SC2034  # the MANIFEST columns read but not used
 while IFS='	' read -r prog case target kind status dir args outs alias temp code hargs houts halias htemp hcode \
@@ -70,6 +72,17 @@ while IFS='	' read -r prog case target kind status dir args outs alias temp code
 		else
 			cmp_what="DIFFER"
 			fail "$name/$target: arguments/outputs/aliased $ours, XLA $args $outs $alias"
+		fi
+		# Host memory (S(5)) counted once: memory_analysis()'s host
+		# arguments + outputs - aliased + temporaries.
+		xh=$((hargs + houts - halias + htemp))
+		if [ "$xh" != 0 ] || [ "$(jnum host_bytes "$tmp/j")" != 0 ]; then
+			nhost=$((nhost + 1))
+			if [ "$(jnum host_bytes "$tmp/j")" = "$xh" ]; then
+				hostok=$((hostok + 1))
+			else
+				fail "$name/$target: host memory $(jnum host_bytes "$tmp/j"), XLA $xh"
+			fi
 		fi
 		xb=$((args + outs - alias + temp))
 		# The buffer assignment's own total: device allocations (no
@@ -121,6 +134,7 @@ echo "$nmod modules parsed; $exact of $ncompiled with exact arguments/outputs/al
 	"$((nbuf - nbufbad)) of $nbuf buffer sizes exact;" \
 	"total allocation within 1% of XLA on $within1, within 10% on $within10 of $ntotal"
 echo "$noom out-of-memory reports: the compiler's required figure against hlolint's total (pinned above)"
+echo "host memory (S(5)) equal to memory_analysis()'s on $hostok of $nhost modules that have any"
 [ $((within1 * 10)) -ge $((ntotal * 9)) ] || fail "only $within1 of $ntotal totals within 1% of XLA (want 90%)"
 [ "$nmod" -ge 40 ] || fail "only $nmod stored modules (want >= 40)"
 [ "$noom" -ge 5 ] || fail "only $noom out-of-memory reports (want >= 5)"
