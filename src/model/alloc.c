@@ -554,6 +554,15 @@ static struct alloc_heap_size alloc_heap(const struct mem_model *mm, uint8_t *in
 		int64_t u = (int64_t)size_units(size, shift);
 		d[from] += u;
 		d[to + 1] -= u;
+		/* A loop carry holds nothing over its gaps (mem_carry_gaps):
+		 * XLA:GPU's heap puts the body's values there. */
+		uint32_t ng;
+		const struct mem_gap *g = b ? alloc_gaps_of(mm, b, &ng) : NULL;
+		for (uint32_t e = 0; g && e < ng; e++)
+			if (g[e].from > from && g[e].to < to) {
+				d[g[e].from] -= u;
+				d[g[e].to + 1] += u;
+			}
 		if (sg)
 			sg[nsg++] = (struct alloc_seg){ b ? b->gdef : from, to, b ? k : ALLOC_NONE, over, size };
 	}
