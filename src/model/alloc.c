@@ -355,10 +355,11 @@ static bool alloc_borrow(const struct mem_model *mm, const uint32_t *root, struc
 
 /* The step from which heap value b needs memory of its own.  XLA's heap
  * writes a result over an operand that dies at it when the operand is a
- * heap value defined by that very operand instruction (any of
- * dynamic-update-slice's or scatter's updated operands), of the same size
- * and not taken by another result: they share that step.  taken marks
- * operands already shared. */
+ * heap value defined by that very operand instruction, or, for an update
+ * in place, the operand it updates (flow_updated_operand: a
+ * dynamic-update-slice, scatter, sort or a fusion rooted in one), through
+ * any alias; of the same size and not taken by another result: they share
+ * that step.  taken marks operands already shared. */
 static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buffer *b, const uint8_t *in_heap,
 				uint8_t *taken, uint32_t *over)
 {
@@ -366,14 +367,14 @@ static uint32_t alloc_heap_from(const struct mem_model *mm, const struct mem_buf
 	if (!(b->flags & MEM_BUF_OVERWRITES))
 		return b->gdef;
 	const struct hlo_instr *d = b->def;
-	bool update = flow_updates_in_place(d);
-	if (!mm->shares_in_place && !update)
+	int64_t upd = flow_updated_operand(d, mem_leaf_count(mm, d), b->leaf);
+	if (!mm->shares_in_place && upd < 0)
 		return b->gdef;
 	for (uint32_t k = 0; k < d->noperands; k++) {
 		const struct hlo_instr *op = ir_operands(d)[k].instr;
-		const struct mem_buffer *o = op ? mem_value_at(mm, op, 0) : NULL;
+		const struct mem_buffer *o = op && (upd < 0 || k == upd) ? mem_value_at(mm, op, 0) : NULL;
 		if (!o || !in_heap[mem_buffer_id(mm, o)] || taken[mem_buffer_id(mm, o)] || o->gown != b->gdef || o->bytes != b->bytes ||
-		    o->memory_space != b->memory_space || (!update && o->def != op))
+		    o->memory_space != b->memory_space || (upd < 0 && o->def != op))
 			continue;
 		taken[mem_buffer_id(mm, o)] = 1;
 		*over = mem_buffer_id(mm, o);
