@@ -70,7 +70,7 @@ def target_line(t):
 
 
 PROGRAMS = ["replicated", "debug_print", "padding", "scan_offload", "host_offload", "act_offload", "offload_levers", "donation", "gpt",
-            "oom_kinds", "llama", "moe", "convnet", "bigvocab", "stream", "loop_callback"]
+            "oom_kinds", "llama", "moe", "convnet", "bigvocab", "stream", "loop_callback", "lstm"]
 MEMORY_FIELDS = ["argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes",
                  "generated_code_size_in_bytes", "host_argument_size_in_bytes", "host_output_size_in_bytes",
                  "host_alias_size_in_bytes", "host_temp_size_in_bytes", "host_generated_code_size_in_bytes",
