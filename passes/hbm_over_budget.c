@@ -187,15 +187,15 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	hb_live_notes(fs, f, mm, ctx->config);
 	uint32_t nfix;
 	uint64_t fixable = hb_fix_notes(fs, f, excess, eb, &nfix);
-	finding_field_int(fs, f, "total_bytes", (int64_t)mm->total_bytes);
-	finding_field_int(fs, f, "total_bytes_max", (int64_t)mm->total_bytes_max);
+	finding_field_bytes(fs, f, "total_bytes", mm->total_bytes);
+	finding_field_bytes(fs, f, "total_bytes_max", mm->total_bytes_max);
 	if (mm->xla_total_bytes)
-		finding_field_int(fs, f, "xla_total_bytes", (int64_t)mm->xla_total_bytes);
-	finding_field_int(fs, f, "peak_bytes", (int64_t)mm->peak_bytes);
-	finding_field_int(fs, f, "peak_bytes_max", (int64_t)mm->peak_bytes_max);
-	finding_field_int(fs, f, "hbm_bytes", (int64_t)hbm);
-	finding_field_int(fs, f, "excess_bytes", (int64_t)excess);
-	finding_field_int(fs, f, "fixable_bytes", (int64_t)fixable);
+		finding_field_bytes(fs, f, "xla_total_bytes", mm->xla_total_bytes);
+	finding_field_bytes(fs, f, "peak_bytes", mm->peak_bytes);
+	finding_field_bytes(fs, f, "peak_bytes_max", mm->peak_bytes_max);
+	finding_field_bytes(fs, f, "hbm_bytes", hbm);
+	finding_field_bytes(fs, f, "excess_bytes", excess);
+	finding_field_bytes(fs, f, "fixable_bytes", fixable);
 	finding_field_bool(fs, f, "fixable", nfix && fixable >= excess);
 	return 1;
 }

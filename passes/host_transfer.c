@@ -461,21 +461,21 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 		finding_note(fs, f, "%s", fix);
 
 	finding_field_string(fs, f, "mechanism", ht_mech_key[it->mech]);
-	finding_field_int(fs, f, "to_host_bytes", (int64_t)it->to_host);
-	finding_field_int(fs, f, "from_host_bytes", (int64_t)it->from_host);
+	finding_field_bytes(fs, f, "to_host_bytes", it->to_host);
+	finding_field_bytes(fs, f, "from_host_bytes", it->from_host);
 	finding_field_bool(fs, f, "in_loop", in_loop);
 	if (in_loop && lp->trips >= 0)
 		finding_field_int(fs, f, "trip_count", lp->trips);
 	else
 		finding_field_null(fs, f, "trip_count");
 	if (in_loop)
-		finding_field_int(fs, f, "bytes_per_step", (int64_t)bytes);
+		finding_field_bytes(fs, f, "bytes_per_step", bytes);
 	else
 		finding_field_null(fs, f, "bytes_per_step");
 	if (!in_loop)
-		finding_field_int(fs, f, "total_bytes", (int64_t)bytes);
+		finding_field_bytes(fs, f, "total_bytes", bytes);
 	else if (lp->total >= 0)
-		finding_field_int(fs, f, "total_bytes", (int64_t)size_mul(bytes, (uint64_t)lp->total));
+		finding_field_bytes(fs, f, "total_bytes", size_mul(bytes, (uint64_t)lp->total));
 	else
 		finding_field_null(fs, f, "total_bytes");
 	if (it->gather_device >= 0)

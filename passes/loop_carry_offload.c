@@ -498,7 +498,7 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 		finding_field_null(fs, f, "trip_count");
 	finding_field_string(fs, f, "carried_by", carried);
 	finding_field_bool(fs, f, "offload_intent", intent);
-	finding_field_int(fs, f, "bytes_saved", (int64_t)bytes);
+	finding_field_bytes(fs, f, "bytes_saved", bytes);
 	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }

@@ -178,7 +178,7 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	finding_field_int(fs, f, "parameter", p->param);
 	finding_field_string(fs, f, "parameter_index", ppath);
 	finding_field_string(fs, f, "output_index", opath);
-	finding_field_int(fs, f, "bytes_saved", (int64_t)bytes);
+	finding_field_bytes(fs, f, "bytes_saved", bytes);
 	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }

@@ -104,8 +104,8 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	finding_set_leaf(fs, f, b->leaf);
 	finding_field_string(fs, f, "buffer_kind", "parameter");
 	finding_field_int(fs, f, "parameter", b->param);
-	finding_field_int(fs, f, "bytes_saved", (int64_t)c->saved);
-	finding_field_int(fs, f, "bytes_moved", (int64_t)b->bytes);
+	finding_field_bytes(fs, f, "bytes_saved", c->saved);
+	finding_field_bytes(fs, f, "bytes_moved", b->bytes);
 	finding_field_int(fs, f, "idle_steps", c->idle);
 	finding_set_peak_saved(fs, f, (int64_t)c->saved);
 }

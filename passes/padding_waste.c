@@ -475,14 +475,14 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 			finding_note(fs, f, "live at the estimated peak: the fix lowers it by up to %s",
 				     size_human(peak_saved, xb));
 	}
-	finding_field_int(fs, f, "padded_bytes", (int64_t)b->bytes);
-	finding_field_int(fs, f, "unpadded_bytes", (int64_t)b->unpadded);
+	finding_field_bytes(fs, f, "padded_bytes", b->bytes);
+	finding_field_bytes(fs, f, "unpadded_bytes", b->unpadded);
 	char ex[32];
 	snprintf(ex, sizeof ex, "%.1fx", ratio);
 	finding_field_string(fs, f, "expansion", ex);
 	finding_field_int(fs, f, "buffers", g->count);
-	finding_field_int(fs, f, "total_waste_bytes", (int64_t)g->waste_total);
-	finding_field_int(fs, f, "bytes_saved", (int64_t)saved);
+	finding_field_bytes(fs, f, "total_waste_bytes", g->waste_total);
+	finding_field_bytes(fs, f, "bytes_saved", saved);
 	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }

@@ -406,7 +406,7 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 		finding_set_output_index(fs, f, c->output);
 	else
 		finding_field_null(fs, f, "output_index");
-	finding_field_int(fs, f, "bytes_saved", (int64_t)saved);
+	finding_field_bytes(fs, f, "bytes_saved", saved);
 	finding_set_peak_saved(fs, f, (int64_t)peak_saved);
 	st->found++;
 }

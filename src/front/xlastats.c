@@ -5,6 +5,7 @@
  * report ("Total bytes: N" of "Memory Space: default").  It judges
  * nothing. */
 #include "xlastats.h"
+#include "size.h"
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
@@ -104,7 +105,8 @@ static struct xla_allocation *xlastats_parse(const struct source *s, struct aren
 }
 
 /* The device total of a buffer assignment: its allocations but those of
- * another memory space (a color). */
+ * another memory space (a color), summed with saturation as the model's
+ * are: a crafted sidecar must not wrap into a small figure. */
 static uint64_t xlastats_assignment(const struct source *s)
 {
 	uint32_t n;
@@ -112,7 +114,7 @@ static uint64_t xlastats_assignment(const struct source *s)
 	uint64_t total = 0;
 	for (uint32_t k = 0; k < n; k++)
 		if (!v[k].colored)
-			total += v[k].size;
+			total = size_add(total, v[k].size);
 	free(v);
 	return total;
 }

@@ -273,6 +273,11 @@ void finding_field_int(struct finding_sink *s, struct finding *f, const char *ke
 	finding_field(s, f, key, FIELD_INT)->i = v;
 }
 
+void finding_field_bytes(struct finding_sink *s, struct finding *f, const char *key, uint64_t v)
+{
+	finding_field(s, f, key, FIELD_BYTES)->u = v;
+}
+
 void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v)
 {
 	finding_field(s, f, key, FIELD_BOOL)->i = v;

@@ -25,11 +25,12 @@ enum finding_suggest {
 
 /* A rule-specific field, emitted as an extra key of the finding in JSON and
  * in SARIF result properties (host-transfer: in_loop, trip_count, ...). */
-enum finding_field_kind { FIELD_INT, FIELD_BOOL, FIELD_STRING, FIELD_NULL };
+enum finding_field_kind { FIELD_INT, FIELD_BYTES, FIELD_BOOL, FIELD_STRING, FIELD_NULL };
 struct finding_field {
 	const char *key;
 	enum finding_field_kind kind;
 	int64_t i;                  /* FIELD_INT value, FIELD_BOOL 0/1 */
+	uint64_t u;                 /* FIELD_BYTES: a byte count, saturated at 2^64-1 */
 	const char *s;              /* FIELD_STRING */
 	struct finding_field *next;
 };
@@ -143,6 +144,9 @@ void finding_suggest_donation(struct finding *f, int64_t parameter);
 void finding_suggest_offload(struct finding *f, int64_t parameter);
 /* Rule-specific fields, in the order added (key is copied). */
 void finding_field_int(struct finding_sink *s, struct finding *f, const char *key, int64_t v);
+/* A byte count (uint64_t, the model's saturated sizes): never written as
+ * a negative number, as an int64 cast of 2^63 or more would be. */
+void finding_field_bytes(struct finding_sink *s, struct finding *f, const char *key, uint64_t v);
 void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v);
 void finding_field_string(struct finding_sink *s, struct finding *f, const char *key, const char *v);
 void finding_field_null(struct finding_sink *s, struct finding *f, const char *key);

@@ -171,6 +171,7 @@ static void report_json_fields(struct json_writer *w, const struct finding *f)
 		json_key(w, x->key);
 		switch (x->kind) {
 		case FIELD_INT: json_int(w, x->i); break;
+		case FIELD_BYTES: json_uint(w, x->u); break;
 		case FIELD_BOOL: json_bool(w, x->i != 0); break;
 		case FIELD_STRING: json_string(w, x->s); break;
 		case FIELD_NULL: json_null(w); break;
