@@ -474,8 +474,8 @@ tile_dims
 	;
 
 tile_dim
-	: INT                                   { build_layout_tile_dim(ctx, $1); }
-	| '*'                                   { build_layout_tile_dim(ctx, -1); }
+	: INT                                   { build_layout_tile_dim(ctx, $1, @1); }
+	| '*'                                   { build_layout_tile_dim(ctx, -1, span_none()); }
 	;
 
 sc_groups

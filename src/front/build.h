@@ -153,7 +153,7 @@ void build_layout_begin(struct build_ctx *ctx, struct span sp);
 void build_layout_colon(struct build_ctx *ctx, struct span sp);
 struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp);
 void build_layout_m2m(struct build_ctx *ctx, int64_t v);
-void build_layout_tile_dim(struct build_ctx *ctx, int64_t v);
+void build_layout_tile_dim(struct build_ctx *ctx, int64_t v, struct span sp);
 void build_layout_tile_end(struct build_ctx *ctx, struct span sp);
 void build_layout_int(struct build_ctx *ctx, struct span letter, int64_t v, struct span sp);
 void build_layout_type(struct build_ctx *ctx, int which, struct interned *type, struct span sp);

@@ -300,8 +300,12 @@ static void build_layout_order(struct build_ctx *ctx, int rank, const char *what
 		b->tail = sp.start;
 }
 
-void build_layout_tile_dim(struct build_ctx *ctx, int64_t v)
+/* A tile dimension: positive, or -1 for '*' (sp none: the grammar's '*';
+ * XLA's ValidateLayout rejects 0 and negative sizes, a literal -1 too). */
+void build_layout_tile_dim(struct build_ctx *ctx, int64_t v, struct span sp)
 {
+	if (!span_is_none(sp) && v <= 0)
+		build_error(ctx, sp, "tile dimension %lld must be positive (or '*')", (long long)v);
 	build_int(ctx, v, 0);
 }
 
@@ -330,6 +334,11 @@ void build_layout_int(struct build_ctx *ctx, struct span letter_sp, int64_t v, s
 	char l[8];
 	snprintf(l, sizeof l, "%.*s", (int)(span_len(letter_sp) < 7 ? span_len(letter_sp) : 7),
 		 ctx->src->buf + letter_sp.start);
+	/* XLA's ValidateLayout: a tail padding alignment of at least 1 element,
+	 * element sizes and memory spaces not negative. */
+	if ((!strcmp(l, "L") && v < 1) || ((!strcmp(l, "E") || !strcmp(l, "S")) && v < 0))
+		build_error(ctx, sp, "layout attribute %s(%lld) is out of range (%s)", l, (long long)v,
+			    !strcmp(l, "L") ? "at least 1" : "not negative");
 	if (!strcmp(l, "L")) {
 		build_layout_order(ctx, LR_L, l, letter_sp);
 		b->l.tail_padding = v;
@@ -430,10 +439,20 @@ struct hlo_layout *build_layout_end(struct build_ctx *ctx, struct span sp)
 	l->ntiles = ctx->tiles.len - b->tile_mark;
 	l->splits = ctx->splits.len > b->split_mark ? VEC_PTR(ctx->splits, struct hlo_split, b->split_mark) : NULL;
 	l->nsplits = ctx->splits.len - b->split_mark;
-	for (uint32_t i = 0; i < l->rank; i++)
-		if (l->minor_to_major[i] < 0 || (uint64_t)l->minor_to_major[i] >= l->rank)
+	for (uint32_t i = 0; i < l->rank; i++) {
+		if (l->minor_to_major[i] < 0 || (uint64_t)l->minor_to_major[i] >= l->rank) {
 			build_error(ctx, sp, "layout minor-to-major entry %lld is out of range",
 				    (long long)l->minor_to_major[i]);
+			continue;
+		}
+		/* A permutation of the dimensions (rank is small: a scan back). */
+		for (uint32_t j = 0; j < i; j++)
+			if (l->minor_to_major[j] == l->minor_to_major[i]) {
+				build_error(ctx, sp, "layout minor-to-major names dimension %lld twice",
+					    (long long)l->minor_to_major[i]);
+				break;
+			}
+	}
 	/* Hash-cons: key over every field (tiles and splits by value). */
 	struct build_key k = { .len = 0 };
 	unsigned char tag = 2;
