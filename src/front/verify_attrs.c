@@ -366,9 +366,43 @@ static bool verify_sharding_rank(const struct hlo_shape *shape, const struct hlo
 /* A non-tuple sharding on an array must tile its rank (XLA's
  * HloSharding::Validate).  Tuple shardings are not counted against leaves:
  * real dumps put {{..},{..}} on outfeed tokens and one element on (). */
-static bool verify_sharding_fits(const struct hlo_shape *shape, const struct hlo_sharding *sh,
-				 struct attr_error *e)
+/* A sharding the devices of module m can hold (HloSharding::Validate):
+ * no negative device, and, where the header gives num_partitions or
+ * replica_count, no more tiles than partitions x replicas (an iota
+ * naming 10^12 devices on a 4-way module). */
+static bool verify_sharding_devices(const struct hlo_module *m, const struct hlo_value *val,
+				    const struct hlo_sharding *sh, struct attr_error *e)
 {
+	if (sh->kind == SHARDING_MAXIMAL && sh->device < 0) {
+		e->span = val->span;
+		snprintf(e->msg, sizeof e->msg, "maximal sharding device %lld is negative", (long long)sh->device);
+		return false;
+	}
+	uint64_t n = (uint64_t)(m->num_partitions > 0 ? m->num_partitions : 1) *
+		     (uint64_t)(m->replica_count > 0 ? m->replica_count : 1);
+	bool stated = ir_module_attr(m, ATTR_NUM_PARTITIONS) || ir_module_attr(m, ATTR_REPLICA_COUNT);
+	if (stated && sh->kind == SHARDING_TILED && sh->tiles.count > n) {
+		e->span = val->span;
+		snprintf(e->msg, sizeof e->msg,
+			 "the tile assignment names %llu devices; the module has %llu (num_partitions x replica_count)",
+			 (unsigned long long)sh->tiles.count, (unsigned long long)n);
+		return false;
+	}
+	return true;
+}
+
+static bool verify_sharding_fits(const struct hlo_instr *i, const struct hlo_sharding *sh, struct attr_error *e,
+				 const struct hlo_value *val)
+{
+	const struct hlo_shape *shape = i->shape;
+	/* HloSharding::Validate: "Sharding is tuple-shaped but validation
+	 * shape is not"; an outfeed's token result is sharded as its
+	 * (operand, token) pair (real modules in ../shared/corpora). */
+	if (shape && sh->kind == SHARDING_TUPLE && shape->type != PT_TUPLE && i->op != OP_OUTFEED) {
+		e->span = val->span;
+		snprintf(e->msg, sizeof e->msg, "a tuple sharding on an array result");
+		return false;
+	}
 	return !shape || sh->kind == SHARDING_TUPLE || shape->type == PT_TUPLE ||
 	       verify_sharding_rank(shape, sh, e);
 }
@@ -517,7 +551,8 @@ static bool verify_value_decoded(struct verify_ctx *v, const struct hlo_instr *i
 		break;
 	case VK_SHARDING: {
 		struct hlo_sharding sh;
-		ok = sharding_decode(v->f, val, a, &sh, err) && verify_sharding_fits(i->shape, &sh, err);
+		ok = sharding_decode(v->f, val, a, &sh, err) && verify_sharding_fits(i, &sh, err, val) &&
+		     verify_sharding_devices(v->m, val, &sh, err);
 		break;
 	}
 	case VK_WINDOW: {
