@@ -474,11 +474,9 @@ static bool cmd_annotate_write(struct cmd_annotate_run *r)
 	if (ok && a->diff)
 		ok = annotate_diff(stdout, a->file, a->in_place ? a->file : a->out && strcmp(a->out, "-") ? a->out : a->file,
 				   r->src->buf, (size_t)r->src->len, r->out, r->out_len);
-	if (fflush(stdout) != 0 || !ok) {
-		if (ok)
-			fprintf(stderr, "hlolint: error: cannot write output\n");
+	/* A failed stdout is said by main_stdout_done; output_write says its own. */
+	if (fflush(stdout) != 0 || !ok)
 		return false;
-	}
 	return true;
 }
 

@@ -242,10 +242,8 @@ int cmd_check(int argc, char **argv)
 	for (uint32_t k = 0, n = 0; k < cfg.npasses; k++)
 		if (cfg.enabled[k])
 			ran[n++] = pass_table[k];
-	if (!report_finish(rep, &sink, ran, bad, &d)) {
-		fprintf(stderr, "hlolint: error: cannot write output\n");
-		ok = false;
-	}
+	if (!report_finish(rep, &sink, ran, bad, &d))
+		ok = false;   /* stdout: said by main_stdout_done */
 	free(ran);
 	unsigned failing = 0;
 	for (uint32_t k = 0; k < sink.n; k++)

@@ -506,10 +506,8 @@ static int cmd_diff_report(const struct diff_args *a, struct config *cfg, struct
 		       npairs == 1 ? "" : "s", nchanges, nchanges == 1 ? "" : "s", nadded, nadded == 1 ? "" : "s",
 		       nresolved, a->has_growth && failing ? "; fails --fail-on-growth or --fail-on" : "");
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "hlolint: error: cannot write the output\n");
-		return 2;
-	}
+	if (fflush(stdout) || ferror(stdout))
+		return 2;   /* said by main_stdout_done */
 	if (!npairs) {
 		fprintf(stderr, "hlolint: error: no module of %s has a counterpart in %s\n", a->new, a->old);
 		return 2;

@@ -79,10 +79,8 @@ int cmd_fmt(int argc, char **argv)
 	else
 		for (struct hlo_module *m = f->modules; m; m = m->next)
 			print_module(stdout, m, style);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "hlolint: error: cannot write output\n");
-		rc = 2;
-	}
+	if (fflush(stdout) != 0)
+		rc = 2;   /* said by main_stdout_done */
 	parse_free(f);
 	source_free(src);
 	cmd_inputs_free(&in);

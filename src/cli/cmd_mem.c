@@ -651,10 +651,8 @@ int cmd_mem(int argc, char **argv)
 		json_finish(&w);
 	}
 	diag_free(&d);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "hlolint: error: cannot write output\n");
-		rc = 2;
-	}
+	if (fflush(stdout) != 0)
+		rc = 2;   /* said by main_stdout_done */
 	cmd_inputs_free(&in);
 	config_free(&o.cfg);
 	return rc;

@@ -812,9 +812,7 @@ static int cmd_oom_run(void *args, struct config *cfg, struct diag_sink *d)
 		cmd_oom_json(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL);
 	else
 		cmd_oom_text(stdout, log->path, ts, ol.nreports, a->dump ? &dp : NULL, &tm);
-	rc = fflush(stdout) || ferror(stdout) ? 2 : cfg->exit_zero ? 0 : 1;
-	if (rc == 2)
-		fprintf(stderr, "hlolint: error: cannot write the output\n");
+	rc = fflush(stdout) || ferror(stdout) ? 2 : cfg->exit_zero ? 0 : 1;   /* 2: said by main */
 done:
 	cmd_oom_dump_free(&dp);
 	source_free(log);

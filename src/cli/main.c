@@ -29,6 +29,17 @@ static const struct {
 	{ "oom", cmd_oom, "from XLA's out-of-memory message to the culprit instruction and its fixes" },
 };
 
+/* The one place a failed write to standard output is told (a full disk,
+ * a closed pipe, /dev/full): exit 2 with one line, whatever the command
+ * returned, --help and --version too. */
+static int main_stdout_done(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "hlolint: error: cannot write output\n");
+	return 2;
+}
+
 static void main_usage(FILE *out)
 {
 	fprintf(out, "usage: hlolint <command> [options] FILE...\n\ncommands:\n");
@@ -56,15 +67,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		main_usage(stdout);
-		return 0;
+		return main_stdout_done(0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("hlolint %s\n", HLOLINT_VERSION);
-		return 0;
+		return main_stdout_done(0);
 	}
 	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
 		if (!strcmp(argv[1], main_commands[i].name)) {
-			int rc = main_commands[i].run(argc - 1, argv + 1);
+			int rc = main_stdout_done(main_commands[i].run(argc - 1, argv + 1));
 			timing_mark("output and exit");
 			timing_report();
 			return rc;

@@ -178,10 +178,9 @@ bool output_write(const char *path, const char *data, size_t n, const char *what
 	const char *sp = what ? " " : "";
 	what = what ? what : "";
 	if (output_is_stdout(path)) {
-		if (fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0)
-			return true;
-		fprintf(stderr, "hlolint: error: cannot write %s%sto standard output: %s\n", what, sp, strerror(errno));
-		return false;
+		/* A failed standard output is told once, by the command line's
+		 * main (main_stdout_done), whatever wrote to it. */
+		return fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0;
 	}
 	bool magic, ok = false;
 	char *target = output_follow(path, &magic);
