@@ -186,6 +186,9 @@ static uint32_t alloc_order_of(const struct alloc_order *o, const struct hlo_ins
 static const struct mem_gap *alloc_gaps_of(const struct mem_model *mm, const struct mem_buffer *b, uint32_t *n)
 {
 	uint32_t id = mem_buffer_id(mm, b), lo = 0, hi = mm->ngaps;
+	*n = 0;
+	if (!mm->ngaps)
+		return NULL; /* mm->gaps is NULL then: NULL + 0 is undefined in C */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (mm->gaps[mid].buf < id)
