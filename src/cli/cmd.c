@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "output.h"
 #include "dumpdir.h"
 #include "report.h"
 #include "threads.h"
@@ -50,6 +51,7 @@ struct hlo_file *cmd_load(const char *path, struct diag_sink *d, struct source *
 	char err[512];
 	struct source *src = source_load(path, err, sizeof err);
 	*src_out = src;
+	source_note_input(src);
 	if (!src) {
 		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
 		return NULL;
@@ -127,6 +129,10 @@ bool cmd_config_args(int argc, char **argv, struct config *c, const char *cmd, c
 			c->require_target = s[2] == 'r';
 			continue;
 		}
+		if (!strcmp(s, "--force")) {
+			output_set_force(true);   /* -o, --in-place, --write-baseline over a read-only file */
+			continue;
+		}
 		/* Split --name[=value]. */
 		char name[128];
 		const char *eq = strchr(s, '=');
@@ -176,7 +182,8 @@ int cmd_lint_arg(int argc, char **argv, int *i, struct cmd_lint_args *a)
 		return 1;
 	}
 	/* Flags applied with the config (cmd_config_args). */
-	return !strcmp(s, "--exit-zero") || !strcmp(s, "--require-target") || !strcmp(s, "--no-require-target");
+	return !strcmp(s, "--exit-zero") || !strcmp(s, "--require-target") || !strcmp(s, "--no-require-target") ||
+	       !strcmp(s, "--force");
 }
 
 bool cmd_config_load(const char *path, bool no_config, struct config *cfg, struct diag_sink *d)

@@ -36,6 +36,7 @@ static void cmd_annotate_help(FILE *out)
 		"  --strip            remove every hlolint comment and add none: the input as it\n"
 		"                     was before annotate (with --apply: the changes, no comments)\n"
 		"  --in-place         rewrite FILE itself (through a temporary file and a rename)\n"
+		"  --force            replace a read-only OUT or FILE\n"
 		"  --diff             print a unified diff of FILE against the result instead\n"
 		"                     (with -o or --in-place the result is written there too)\n\n"
 		"Check options: --select, --ignore, --target, --hbm, --partitioned, --fail-on,\n"
@@ -153,10 +154,8 @@ static bool cmd_annotate_check_targets(const struct annotate_args *a)
 			fprintf(stderr, "hlolint: error: --in-place needs a regular file: '%s'\n", a->file);
 			return false;
 		}
-		if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(a->file, W_OK) != 0) {
-			fprintf(stderr, "hlolint: error: '%s' is read-only; not rewriting it\n", a->file);
+		if (!output_allowed(a->file, true))
 			return false;
-		}
 		/* A gzip input would be replaced by plain text. */
 		FILE *f = fopen(a->file, "rb");
 		unsigned char magic[2] = { 0, 0 };
@@ -170,6 +169,8 @@ static bool cmd_annotate_check_targets(const struct annotate_args *a)
 		}
 	} else if (a->out && strcmp(a->out, "-") && !stdin_in && cmd_annotate_same_file(a->out, a->file)) {
 		fprintf(stderr, "hlolint: error: -o '%s' is the input file; use --in-place to rewrite it\n", a->out);
+		return false;
+	} else if (a->out && !output_allowed(a->out, false)) {
 		return false;
 	}
 	return true;
@@ -465,7 +466,7 @@ static bool cmd_annotate_write(struct cmd_annotate_run *r)
 	bool changed = !source_equals(r->src, r->out, r->out_len);
 	if (a->in_place) {
 		if (changed)
-			ok = output_write(a->file, r->out, r->out_len, NULL);
+			ok = output_write_in_place(a->file, r->out, r->out_len);
 	} else if (a->out && strcmp(a->out, "-")) {
 		ok = output_write(a->out, r->out, r->out_len, NULL);
 	} else if (!a->diff) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "output.h"
 #include "config.h"
 #include "finding.h"
 #include "jobs.h"
@@ -41,7 +42,8 @@ static void cmd_check_help(FILE *out)
 		"  --config FILE         read FILE instead of the discovered " CONFIG_FILE_NAME "\n"
 		"  --no-config           read no config file\n"
 		"  --baseline FILE       findings listed in FILE are reported as baseline, never fail\n"
-		"  --write-baseline FILE write the current findings to FILE (then exit 0 unless errors)\n"
+		"  --write-baseline FILE write the current findings to FILE (then exit 0 unless errors);\n"
+		"                        never an input, nor a read-only file without --force\n"
 		"  --max-errors N        stop parsing after N errors (default 20, 0 = no limit)\n"
 		"  -j N, --jobs N        check N files at once (default: one per core); the\n"
 		"                        output is the same, in input order\n"
@@ -219,6 +221,9 @@ int cmd_check(int argc, char **argv)
 	d.max_errors = a.lint.max_errors;
 	d.keep = a.format != REPORT_TEXT;   /* machine outputs list the errors too */
 	if (!cmd_lint_config(&a.lint, &cfg, &d, cmd_check_apply, argc, argv))
+		goto done;
+	if (a.write_baseline && (!output_allowed(a.write_baseline, false) ||
+				 !output_not_input(a.write_baseline, (const char *const *)a.files, (uint32_t)a.nfiles)))
 		goto done;
 
 	struct finding_sink sink;

@@ -307,7 +307,7 @@ static void cmd_diff_text_change(FILE *out, const struct diff_side *o, const str
 	struct span sp = ir_instr_name_span(i);
 	uint64_t line, col;
 	source_position(at->src, sp.start, &line, &col);
-	fprintf(out, "%s:%llu:%llu: %s: %s [diff]\n", at->path, (unsigned long long)line, (unsigned long long)col,
+	diag_line(out, "%s:%llu:%llu: %s: %s [diff]\n", at->path, (unsigned long long)line, (unsigned long long)col,
 		cmd_diff_bad(c->kind) ? "warning" : "note", msg);
 	diag_print_line(out, at->src, sp);
 	snprintf(msg, sizeof msg, "matched across the compiles by its op_name: %s", c->label);
@@ -332,7 +332,7 @@ static void cmd_diff_text_pair(FILE *out, const struct diff_side *o, const struc
 			       const struct diff_result *r)
 {
 	char a[24], b[24], c[24], msg[600];
-	fprintf(out, "%s -> %s: module %s\n", o->path, n->path, n->m->name ? n->m->name->str : "?");
+	diag_line(out, "%s -> %s: module %s\n", o->path, n->path, n->m->name ? n->m->name->str : "?");
 	uint64_t ot = o->mm->total_bytes, nt = n->mm->total_bytes;
 	snprintf(msg, sizeof msg, "total allocation %s -> %s (%s%s, %+.1f%%)", size_human(ot, a), size_human(nt, b),
 		 nt >= ot ? "+" : "-", size_human(nt >= ot ? nt - ot : ot - nt, c), cmd_diff_pct(ot, nt));
@@ -478,7 +478,7 @@ static int cmd_diff_report(const struct diff_args *a, struct config *cfg, struct
 		struct diff_side *n = &ns->mods[k], *o = cmd_diff_partner(os, n->m);
 		if (!o) {
 			if (!json)
-				fprintf(stdout, "%s: module %s is new (nothing in %s to compare with)\n", n->path,
+				diag_line(stdout, "%s: module %s is new (nothing in %s to compare with)\n", n->path,
 					n->m->name ? n->m->name->str : "?", a->old);
 			continue;
 		}

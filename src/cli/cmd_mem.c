@@ -229,7 +229,7 @@ static void cmd_mem_header(FILE *out, const char *path, const struct mem_model *
 	char h1[16];
 	const char *mem = mm->target->kind == TARGET_CPU ? "memory" : "hbm";
 	struct hlo_module *m = mm->module;
-	fprintf(out, "hlolint memory estimate for module %s (%s), per device\n", m->name ? m->name->str : "?", path);
+	diag_line(out, "hlolint memory estimate for module %s (%s), per device\n", m->name ? m->name->str : "?", path);
 	char line[512];
 	snprintf(line, sizeof line, "%s (%s)", mm->target->name, mm->target_reason);
 	report_wrap(out, "  target:      ", line, 15);
@@ -369,12 +369,10 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 			cmd_mem_h(b->bytes - b->unpadded, h2),
 			b->unpadded ? (double)b->bytes / (double)b->unpadded : 0.0);
 	if (al.op_name) {
-		fputs("     Operator: op_name=\"", out);
-		fputs(al.op_name, out);
-		fputs("\"\n", out);
+		diag_line(out, "     Operator: op_name=\"%s\"\n", al.op_name);
 	}
 	if (al.file)
-		fprintf(out, "     Source: %s:%lld\n", al.file, (long long)al.line);
+		diag_line(out, "     Source: %s:%lld\n", al.file, (long long)al.line);
 	fputs("     XLA label: ", out);
 	cmd_mem_label(out, m, b->def);
 	fputc('\n', out);

@@ -350,7 +350,7 @@ static void cmd_oom_text_head(FILE *out, const char *log, const struct triage *t
 	const struct oom_report *r = t->r;
 	char a[24], msg[600];
 	cmd_oom_headline(r, msg, sizeof msg);
-	fprintf(out, "%s:%u:1: %s: %s", log, r->line, t->cls == TRIAGE_NOT_FAILURE ? "warning" : "error", msg);
+	diag_line(out, "%s:%u:1: %s: %s", log, r->line, t->cls == TRIAGE_NOT_FAILURE ? "warning" : "error", msg);
 	if (r->exceeded != OOM_UNKNOWN)
 		fprintf(out, " (over by %s)", size_human(r->exceeded, a));
 	fputs(" [oom]\n", out);
@@ -482,7 +482,7 @@ static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *
 	if (al->padding && al->unpadded != OOM_UNKNOWN)
 		snprintf(msg + n, sizeof msg - (size_t)n, "; %s of it is padding", size_human(al->padding, b));
 	if (!x->instr) {
-		fprintf(out, "%s:%u:1: note: %s [oom]\n", log, al->line, msg);
+		diag_line(out, "%s:%u:1: note: %s [oom]\n", log, al->line, msg);
 		snprintf(msg, sizeof msg, "%s%s%s%s", dp ? "not found in the module" : "XLA label: ",
 			 dp && al->name ? " (label " : "", al->name ? al->name : al->label ? al->label : "?",
 			 dp && al->name ? ")" : "");
@@ -492,7 +492,7 @@ static void cmd_oom_text_alloc(FILE *out, const char *log, const struct triage *
 		uint64_t line, col;
 		struct span sp = ir_instr_name_span(x->instr);
 		source_position(dp->src, sp.start, &line, &col);
-		fprintf(out, "%s:%llu:%llu: warning: %s [oom]\n", dp->path, (unsigned long long)line,
+		diag_line(out, "%s:%llu:%llu: warning: %s [oom]\n", dp->path, (unsigned long long)line,
 			(unsigned long long)col, msg);
 		diag_print_line(out, dp->src, sp);
 		snprintf(msg, sizeof msg, "found by %s", x->how);
@@ -522,7 +522,7 @@ static void cmd_oom_text_culprit(FILE *out, const struct triage *t, const struct
 		uint64_t line, col;
 		struct span sp = ir_instr_name_span(is[k]);
 		source_position(dp->src, sp.start, &line, &col);
-		fprintf(out, "%s:%llu:%llu: warning: %s [oom]\n", dp->path, (unsigned long long)line,
+		diag_line(out, "%s:%llu:%llu: warning: %s [oom]\n", dp->path, (unsigned long long)line,
 			(unsigned long long)col, k ? "the copy that brings it into HBM whole"
 						   : "this parameter is offloaded to pinned host memory");
 		diag_print_line(out, dp->src, sp);
@@ -562,7 +562,7 @@ static void cmd_oom_text(FILE *out, const char *log, const struct triage *ts, ui
 	fprintf(out, "hlolint: %u out-of-memory report%s, %u allocation%s", n, n == 1 ? "" : "s", nallocs,
 		nallocs == 1 ? "" : "s");
 	if (dp && dp->m)
-		fprintf(out, ", %u found in %s", mapped, dp->path);
+		diag_line(out, ", %u found in %s", mapped, dp->path);
 	fputc('\n', out);
 }
 
@@ -748,12 +748,14 @@ static void cmd_oom_json(FILE *out, const char *log, const struct triage *ts, ui
 /* ---- Driver ---- */
 
 /* The log's reports; false after saying why (none is an error). */
-static bool cmd_oom_read(const char *log, struct arena *a, struct source **src, struct oom_log *ol)
+static bool cmd_oom_read(const char *log, struct arena *a, struct source **src, struct oom_log *ol,
+			 struct diag_sink *d)
 {
 	char err[512];
 	*src = source_load(log, err, sizeof err);
+	source_note_input(*src);
 	if (!*src) {
-		fprintf(stderr, "%s\n", err);
+		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
 		return false;
 	}
 	if (oomlog_read(*src, a, ol))
@@ -791,7 +793,7 @@ static int cmd_oom_run(void *args, struct config *cfg, struct diag_sink *d)
 	struct oom_dump dp = { 0 };
 	struct xla_assignment xa = { 0 };
 	int rc = 2;
-	if (!cmd_oom_read(a->log, &ar, &log, &ol))
+	if (!cmd_oom_read(a->log, &ar, &log, &ol, d))
 		goto done;
 	const struct oom_report *last = &ol.reports[ol.nreports - 1];
 	if (a->dump) {

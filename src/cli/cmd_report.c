@@ -22,7 +22,8 @@ static void cmd_report_help(FILE *out)
 	      "holds one module.\n"
 	      "\n"
 	      "options:\n"
-	      "  -o, --output OUT     the page (default: standard output)\n"
+	      "  -o, --output OUT     the page (default: standard output); never an input, nor a\n"
+	      "                       read-only file without --force\n"
 	      "  --target NAME, --hbm SIZE, --config FILE, --no-config, --all-stages, and the\n"
 	      "                       rules' options, as for check\n"
 	      "\n"
@@ -97,6 +98,8 @@ static int cmd_report_run(void *args, struct config *cfg, struct diag_sink *d)
 {
 	const struct report_args *a = args;
 	struct cmd_inputs in;
+	if (a->out && (!output_allowed(a->out, false) || !output_not_input(a->out, &a->file, 1)))
+		return 2;
 	if (!cmd_input_one(a->file, a->lint.all_stages, &in))
 		return 2;
 	struct source *src;

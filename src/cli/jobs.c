@@ -10,7 +10,7 @@
 #include "arena.h"
 #include "threads.h"
 
-#define JOBS_MAX 64
+#define JOBS_MAX THREADS_MAX
 
 /* HLOLINT_THREADS as a number of threads, 0 when unset or empty, -1 when
  * it is not a number from 1 to JOBS_MAX. */

@@ -225,7 +225,7 @@ static void parse_pieces_free(struct parse_piece *p, unsigned n)
  * it serially, which also gives errors their diagnostics. */
 static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 {
-	unsigned n = threads_get();
+	unsigned n = threads_for(src->len);
 	if (n < 2 || src->len < threads_min_bytes() || src->binary)
 		return false;
 	struct parse_piece *p = xcalloc(n, sizeof *p);

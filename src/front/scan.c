@@ -4,6 +4,7 @@
  * XLA's lexer tries (decimal, dim labels, NxM, padding, integer).  It does
  * not allocate per token: values are spans, names are interned. */
 #include "scan.h"
+#include "size.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -459,7 +460,7 @@ void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
 _Noreturn void scan_fatal(const char *msg)
 {
 	fprintf(stderr, "hlolint: error: scanner: %s\n", msg);
-	exit(3);
+	exit(2);   /* the documented failure status: 0, 1 and 2 are all there are */
 }
 
 /* Token names from bison come as "\"integer\"" or "'{'"; show them plainly. */
@@ -472,13 +473,15 @@ static void scan_token_name(char *out, size_t cap, const char *name)
 		snprintf(out, cap, "%s", name);
 }
 
+struct scan_state *hlo_yyget_extra(void *scanner);   /* the generated scanner's */
+
 void scan_syntax_error(struct build_ctx *ctx, void *scanner, struct span loc, bool eof,
 		       bool after_lex_error, const char **expected, int nexpected)
 {
-	(void)scanner;
 	/* Until a whole instruction parses again after an error, further syntax
-	 * errors are nearly always cascades of it: say nothing. */
-	if (after_lex_error || ctx->recovering) {
+	 * errors are nearly always cascades of it: say nothing.  After a fatal
+	 * lexical error the input ended early: "at end of input" is one too. */
+	if (after_lex_error || ctx->recovering || hlo_yyget_extra(scanner)->fatal) {
 		ctx->errors++;
 		ctx->module_errors++;
 		return;
@@ -533,15 +536,31 @@ size_t scan_word_len(const char *s)
 
 /* ---- windows ---- */
 
+static uint64_t scan_max_line(void)
+{
+	const char *e = getenv("HLO_SCAN_MAX_LINE");
+	uint64_t w = e ? strtoull(e, NULL, 10) : 0;
+	return w >= 4096 && w < SCAN_MAX_LINE ? w : SCAN_MAX_LINE;
+}
+
 /* Default 256 KiB: a window is copied and then scanned while it is still
- * in the cache.  HLO_SCAN_WINDOW (bytes, >= 4096) lets tests vary it. */
+ * in the cache.  HLO_SCAN_WINDOW (bytes, >= 4096) lets tests vary it.
+ * At most half the longest line, so that every longer line is cut at. */
 static uint64_t scan_window_size(void)
 {
 	const char *e = getenv("HLO_SCAN_WINDOW");
-	uint64_t w = e ? strtoull(e, NULL, 10) : 0;
-	return w >= 4096 ? w : (uint64_t)256 << 10;
+	uint64_t w = e ? strtoull(e, NULL, 10) : 0, half = scan_max_line() / 2;
+	w = w >= 4096 ? w : (uint64_t)256 << 10;
+	return w < half ? w : half;
 }
 
+static bool scan_is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
+}
+
+/* A line that starts an instruction or a computation, or closes one:
+ * "%x", "x = " (short names), "}", "ROOT ", "ENTRY ", "HloModule ". */
 static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
 {
 	if (buf[p - 1] != '\n')
@@ -552,36 +571,112 @@ static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
 		return false;
 	const char *s = buf + p;
 	size_t left = (size_t)(len - p);
-	return *s == '%' || *s == '}' || (left > 5 && !memcmp(s, "ROOT ", 5)) ||
-	       (left > 6 && !memcmp(s, "ENTRY ", 6)) || (left > 10 && !memcmp(s, "HloModule ", 10));
+	if (*s == '%' || *s == '}' || (left > 5 && !memcmp(s, "ROOT ", 5)) ||
+	    (left > 6 && !memcmp(s, "ENTRY ", 6)) || (left > 10 && !memcmp(s, "HloModule ", 10)))
+		return true;
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	size_t k = 1;
+	while (k < left && k < 256 && scan_is_name_char(s[k]))
+		k++;
+	while (k < left && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	return k < left && s[k] == '=';
+}
+
+/* Any other line start where no token's look-ahead crosses the cut: the
+ * line before is a "//" comment, or ends in a closing bracket, a comma or
+ * a quote (a word, '=', '{' or '*' there may be read with what follows). */
+static bool scan_plain_line(const char *buf, uint64_t p, uint64_t from)
+{
+	if (buf[p - 1] != '\n')
+		return false;
+	uint64_t q = p - 1;
+	while (q > from && (buf[q - 1] == ' ' || buf[q - 1] == '\t' || buf[q - 1] == '\r'))
+		q--;
+	if (q == from)
+		return false;
+	char c = buf[q - 1];
+	if (strchr(")}],\"'", c) && c)
+		return true;
+	uint64_t b = q - 1;   /* the line's first non-blank byte */
+	while (b > from && buf[b - 1] != '\n')
+		b--;
+	while (b < q && (buf[b] == ' ' || buf[b] == '\t'))
+		b++;
+	return q - b >= 2 && buf[b] == '/' && buf[b + 1] == '/';
 }
 
 /* A window must end between tokens.  Tokens never span lines except
  * strings, comments and raw captures, so end before a line that starts an
- * instruction or a computation, or closes one: searching back from the
- * limit, then forward (one enormous line is scanned whole).  Strings are
- * found in the whole text (scan_window_at); comments and captures go on
- * in the next window (<<EOF>> in hlo.l). */
+ * instruction or a computation, or closes one, else before another line
+ * no token reads across (scan_plain_line): searching back from the
+ * limit, then forward, at most max_line bytes.  Strings are found in the
+ * whole text (scan_window_at); comments and captures go on in the next
+ * window (<<EOF>> in hlo.l).  UINT64_MAX: the line is longer than that. */
 static uint64_t scan_window_cut(const char *buf, uint64_t from, uint64_t len, uint64_t want)
 {
-	uint64_t limit = from + want;
+	uint64_t limit = from + want, max = scan_max_line();
 	if (limit >= len)
 		return len;
 	for (uint64_t p = limit; p > from + 1; p--)
 		if (scan_safe_line(buf, p, len))
 			return p;
-	for (uint64_t p = limit + 1; p < len; p++)
-		if (scan_safe_line(buf, p, len))
+	for (uint64_t p = limit; p > from + 1; p--)
+		if (scan_plain_line(buf, p, from))
 			return p;
-	return len;
+	uint64_t newline = 0, end = len - from > max ? from + max : len;
+	for (uint64_t p = limit + 1; p < end; p++) {
+		if (scan_safe_line(buf, p, len) || scan_plain_line(buf, p, from))
+			return p;
+		if (!newline && buf[p - 1] == '\n')
+			newline = p;
+	}
+	if (end == len)
+		return len;
+	if (newline)
+		return newline;
+	/* The line at limit is too long: end before it, the next window says so. */
+	for (uint64_t p = limit; p > from + 1; p--)
+		if (buf[p - 1] == '\n')
+			return p;
+	return UINT64_MAX;
+}
+
+/* Reports the line at from longer than the limit, and ends the input. */
+static void scan_line_too_long(struct scan_state *ss, uint64_t from)
+{
+	uint64_t b = from;
+	while (b > 0 && ss->whole[b - 1] != '\n')
+		b--;
+	char lim[32];
+	scan_error(ss, span_make(ss->whole_base + b, ss->whole_base + b + 1),
+		   "this line is longer than %s, the most hlolint reads as one line", size_human(scan_max_line(), lim));
+	ss->fatal = true;
+}
+
+bool scan_string_fits(struct scan_state *ss, uint64_t start, uint64_t n)
+{
+	if (n <= scan_max_line())
+		return true;
+	char lim[32];
+	scan_error(ss, span_make(start, start + 1), "this string is longer than %s, the most hlolint reads as one token",
+		   size_human(scan_max_line(), lim));
+	ss->fatal = true;
+	return false;
 }
 
 /* Copies whole[start, cut) into the window buffer not in use, with two
- * NULs after it (flex's end of buffer); at least min bytes. */
+ * NULs after it (flex's end of buffer); at least min bytes (a string
+ * within SCAN_MAX_LINE), and only those after a line too long. */
 static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t min)
 {
 	uint64_t want = scan_window_size();
 	uint64_t end = scan_window_cut(ss->whole, start + min, ss->whole_len, want);
+	if (end == UINT64_MAX) {
+		scan_line_too_long(ss, start + min);
+		end = start + min;
+	}
 	uint64_t n = end - start;
 	unsigned k = ss->win_cur ^ 1;
 	if (n + 2 <= sizeof ss->small[k]) {
@@ -610,7 +705,7 @@ static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t 
 uint64_t scan_next_window(struct scan_state *ss, char **start)
 {
 	*start = NULL;
-	if (ss->window_end >= ss->whole_len)
+	if (ss->window_end >= ss->whole_len || ss->fatal)
 		return 0;
 	uint64_t n = scan_set_window(ss, ss->window_end, 0);
 	*start = ss->win[ss->win_cur];

@@ -35,7 +35,9 @@ struct scan_state {
 	bool literal_pending;   /* next '(' starts a raw constant literal */
 	bool md_pending;        /* next '{' starts a metadata block, captured whole */
 	int cap_depth;          /* raw capture nesting */
-	uint64_t cap_start;     /* raw capture / comment start offset */
+	uint64_t cap_start;     /* raw capture start offset */
+	uint64_t comment_start; /* block comment start offset */
+	int comment_ret;        /* start condition a block comment returns to */
 	bool lex_error;         /* the scanner reported an error for this token */
 	bool fatal;             /* a lexical error ended the input */
 	/* The text is scanned a window at a time, each window copied with two
@@ -61,6 +63,11 @@ int scan_run(struct build_ctx *ctx, const char *text, uint64_t len, uint64_t bas
 
 /* Deepest bracket nesting accepted (XLA's max_recursion_depth is 8192). */
 #define SCAN_MAX_DEPTH 8192
+/* The longest line, and the longest string, read (README "Limits"): flex
+ * keeps a buffer's length in an int, so a window must stay under 2 GiB;
+ * one holds at most a string and a line.  HLO_SCAN_MAX_LINE (bytes,
+ * >= 4096) lowers it for tests. */
+#define SCAN_MAX_LINE ((uint64_t)512 << 20)
 
 struct interned *scan_intern(struct scan_state *ss, const char *s, size_t n);
 /* An attribute name s[0..n) ("name=" without '='): notes what it implies for
@@ -107,6 +114,9 @@ size_t scan_word_len(const char *s);
 
 void scan_error(struct scan_state *ss, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Whether the string at source offset start, n bytes long, is within
+ * SCAN_MAX_LINE; else reports it and ends the input (ss->fatal). */
+bool scan_string_fits(struct scan_state *ss, uint64_t start, uint64_t n);
 /* Reports c, a character that cannot start a token, at sp. */
 void scan_bad_char(struct scan_state *ss, struct span sp, int c);
 _Noreturn void scan_fatal(const char *msg);

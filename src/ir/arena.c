@@ -38,7 +38,7 @@ static int check_fail(void) { return 0; }
 _Noreturn void fatal_out_of_memory(void)
 {
 	fputs("hlolint: error: out of memory\n", stderr);
-	exit(3);
+	exit(2);   /* the documented failure status: 0, 1 and 2 are all there are */
 }
 
 void *xmalloc(size_t n)

@@ -97,7 +97,104 @@ bool diag_full(const struct diag_sink *d)
 	return d->max_errors && d->errors >= d->max_errors;
 }
 
-/* The source line of sp and a caret line under it. */
+/* How many bytes at s (n left) diag_put takes as one unit, and the width
+ * it writes them in (0: copied as they are). */
+static size_t diag_unit(const unsigned char *s, size_t n, unsigned *width)
+{
+	unsigned c = s[0];
+	*width = 0;
+	if ((c < 0x20 && c != '\t') || c == 0x7f) {
+		*width = 4;
+		return 1;
+	}
+	if (c < 0x80)
+		return 1;
+	size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (!len || len > n) {
+		*width = 4;
+		return 1;
+	}
+	for (size_t k = 1; k < len; k++)
+		if ((s[k] & 0xc0) != 0x80) {
+			*width = 4;
+			return 1;
+		}
+	if ((c == 0xc2 && s[1] < 0xa0) ||                                        /* U+0080..U+009F */
+	    (c == 0xe2 && s[1] == 0x80 && s[2] >= 0xaa && s[2] <= 0xae) ||       /* U+202A..U+202E */
+	    (c == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9))         /* U+2066..U+2069 */
+		*width = 6;
+	return len;
+}
+
+void diag_escape(const char *s, size_t n, void (*put)(void *ctx, const char *p, size_t n), void *ctx)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, plain = 0;
+	while (i < n) {
+		unsigned w;
+		size_t len = diag_unit(u + i, n - i, &w);
+		if (!w) {
+			i += len;
+			continue;
+		}
+		put(ctx, s + plain, i - plain);
+		char esc[8];
+		if (w == 4) {
+			snprintf(esc, sizeof esc, "\\x%02x", u[i]);
+		} else {
+			unsigned cp = len == 2 ? (u[i] & 0x1fu) << 6 | (u[i + 1] & 0x3fu)
+					       : (u[i] & 0x0fu) << 12 | (u[i + 1] & 0x3fu) << 6 | (u[i + 2] & 0x3fu);
+			snprintf(esc, sizeof esc, "\\u%04x", cp);
+		}
+		put(ctx, esc, w);
+		i += len;
+		plain = i;
+	}
+	put(ctx, s + plain, n - plain);
+}
+
+static void diag_put_file(void *out, const char *p, size_t n)
+{
+	fwrite(p, 1, n, out);
+}
+
+void diag_put(FILE *out, const char *s, size_t n)
+{
+	diag_escape(s, n, diag_put_file, out);
+}
+
+void diag_vline(FILE *out, const char *fmt, va_list ap)
+{
+	char small[512], *buf = small;
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(small, sizeof small, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof small) {
+		buf = xmalloc((size_t)n + 1);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	}
+	size_t len = (size_t)n;
+	bool nl = len && buf[len - 1] == '\n';
+	diag_put(out, buf, len - nl);
+	if (nl)
+		fputc('\n', out);
+	if (buf != small)
+		free(buf);
+}
+
+void diag_line(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vline(out, fmt, ap);
+	va_end(ap);
+}
+
+/* The source line of sp and a caret line under it, escaped as diag_put
+ * writes it (the caret under the same character). */
 static void diag_show_line(FILE *out, struct source *src, struct span sp)
 {
 	uint64_t start, len;
@@ -123,12 +220,19 @@ static void diag_show_line(FILE *out, struct source *src, struct span sp)
 	const char *text = src->buf + start;
 	const char *lead = first > 0 ? "..." : "";
 	fputs(lead, out);
-	fwrite(text + first, 1, (size_t)(last - first), out);
+	diag_put(out, text + first, (size_t)(last - first));
 	fputs(last < len ? "...\n" : "\n", out);
 
 	fputs(first > 0 ? "   " : "", out);
-	for (uint64_t i = first; i < col; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', out);
+	for (uint64_t i = first; i < col;) {
+		unsigned w;
+		size_t step = diag_unit((const unsigned char *)text + i, (size_t)(last - i), &w);
+		if (text[i] == '\t')
+			fputc('\t', out);
+		else
+			fprintf(out, "%*s", (int)(w ? w : 1), "");
+		i += step;
+	}
 	fputc('^', out);
 	if (col + ulen > last)
 		ulen = last > col ? last - col : 0;
@@ -205,14 +309,14 @@ void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 	if (!src) {
 		fprintf(out, "hlolint: %s: ", sname);
 	} else if (span_is_none(sp)) {
-		fprintf(out, "%s: %s: ", src->path, sname);
+		diag_line(out, "%s: %s: ", src->path, sname);
 	} else {
 		uint64_t line, col;
 		source_position(src, sp.start, &line, &col);
-		fprintf(out, "%s:%llu:%llu: %s: ", src->path, (unsigned long long)line,
-			(unsigned long long)col, sname);
+		diag_line(out, "%s:%llu:%llu: %s: ", src->path, (unsigned long long)line,
+			  (unsigned long long)col, sname);
 	}
-	vfprintf(out, fmt, ap);
+	diag_vline(out, fmt, ap);
 	fputc('\n', out);
 	if (src && !span_is_none(sp) && !src->binary)   /* no raw binary on a terminal */
 		diag_show_line(out, src, sp);

@@ -54,6 +54,17 @@ void diag_report(struct diag_sink *d, struct source *src, struct span sp,
 	__attribute__((format(printf, 5, 6)));
 void diag_vreport(struct diag_sink *d, struct source *src, struct span sp,
 		  enum diag_severity sev, const char *fmt, va_list ap);
+/* Writes s[0..n) as text for a terminal or a CI log: C0 controls but tab,
+ * DEL and bytes that are not UTF-8 as \xNN, C1 controls and bidi overrides
+ * as \uNNNN (as ripgrep shows them), so no byte of an input sets a title,
+ * clears the screen or starts a line (a "::error" workflow command). */
+void diag_put(FILE *out, const char *s, size_t n);
+/* The same escaping, handed to put piece by piece (a buffer's writer). */
+void diag_escape(const char *s, size_t n, void (*put)(void *ctx, const char *p, size_t n), void *ctx);
+/* fprintf for one line of text output that holds input text: all of it
+ * is written through diag_put but a final newline of fmt. */
+void diag_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_vline(FILE *out, const char *fmt, va_list ap);
 /* Prints the source line holding sp and a caret line under the span (the
  * part of a diagnostic after its first line) to out; counts nothing.  For
  * reports that format their own first line (hlolint check findings). */

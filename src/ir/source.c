@@ -18,6 +18,7 @@
 #include <zlib.h>
 #include <pthread.h>
 #include "arena.h"
+#include "intern.h"
 
 /* Largest single read()/inflate() step: Linux caps read() near 2 GiB and
  * zlib counts in 32-bit uInt. */
@@ -136,6 +137,12 @@ static void source_ahead_stop(struct source_ahead *a)
 
 /* Reads all of fd into *bufp (2 spare bytes kept for the NULs).  Returns 0 or
  * an errno value. */
+static bool source_is_gzip(const char *buf, uint64_t len)
+{
+	return len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b;
+}
+
+/* Reads fd to its end, or only its first bytes when they are binary. */
 static int source_read_fd(int fd, char **bufp, uint64_t *lenp)
 {
 	struct stat st;
@@ -168,15 +175,28 @@ static int source_read_fd(int fd, char **bufp, uint64_t *lenp)
 		}
 		if (got == 0)
 			break;
+		bool first = len < 4096;
 		len += (size_t)got;
+		/* /dev/zero and /dev/urandom never end: decide from the first
+		 * bytes (gzip data is binary until inflated). */
+		if (first && len >= 4096 && !source_is_gzip(buf, len) && source_binary(buf, len))
+			break;
 	}
 	*bufp = buf;
 	*lenp = len;
 	return 0;
 }
 
+/* HLO text compresses 10-20 times (corpora/xla: 15 at most); deflate can
+ * reach 1032.  Past 100 times (and 64 MiB) the input is not taken for
+ * text: a 12 MB file of 4 GB of comment lines stops at 1.2 GB. */
+#define SOURCE_GZIP_RATIO 100
+#define SOURCE_GZIP_RATIO_TEXT "100"
+#define SOURCE_GZIP_FREE ((uint64_t)64 << 20)
+
 /* Inflates a gzip buffer (several concatenated members allowed, as gzip
- * itself does).  Returns NULL and sets *why on corrupt or truncated data. */
+ * itself does).  Returns NULL and sets *why on corrupt or truncated data
+ * or past the ratio; stops early, returning the first bytes, at binary data. */
 static char *source_gunzip(const char *in, uint64_t inlen, uint64_t *outlen, const char **why)
 {
 	z_stream z;
@@ -213,13 +233,25 @@ static char *source_gunzip(const char *in, uint64_t inlen, uint64_t *outlen, con
 			cap *= 2;
 			out = xrealloc(out, cap);
 		}
-		size_t room = cap - len - 2;
-		if (room > SOURCE_CHUNK)
-			room = SOURCE_CHUNK;
+		/* Small steps first and at most 64 MiB later, so the binary check
+		 * and the ratio stop it early. */
+		size_t room = cap - len - 2, step = len < 4096 ? 65536 : (size_t)SOURCE_GZIP_FREE;
+		if (room > step)
+			room = step;
 		z.next_out = (Bytef *)out + len;
 		z.avail_out = (uInt)room;
 		rc = inflate(&z, Z_NO_FLUSH);
+		bool first = len < 4096;
 		len += room - z.avail_out;
+		/* Zeros (a gzip bomb) or other binary data: decide from the first
+		 * bytes, as source_read_fd does. */
+		if (first && len >= 4096 && source_binary(out, len))
+			break;
+		if (len > SOURCE_GZIP_RATIO * inlen && len > SOURCE_GZIP_FREE) {
+			*why = "it inflates to more than " SOURCE_GZIP_RATIO_TEXT " times its size (README \"Limits\"; "
+			       "gunzip it first if it is HLO text)";
+			break;
+		}
 		if (rc == Z_STREAM_END) {
 			/* Another member follows: keep going.  Anything else after the
 			 * end (tar padding, zeros) is ignored, like gzip -d does. */
@@ -410,6 +442,41 @@ void source_drop_all(const struct source *s)
 	}
 }
 
+/* The inputs of this run, by device and inode (a scratch intern table of
+ * those bytes), so that no output replaces one (output_allowed asks
+ * source_is_input).  -j workers load files at once: a lock. */
+static struct intern_table *source_read_set;
+static pthread_mutex_t source_read_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void source_file_key(uint64_t dev, uint64_t ino, unsigned char key[16])
+{
+	memcpy(key, &dev, 8);
+	memcpy(key + 8, &ino, 8);
+}
+
+void source_note_input(const struct source *s)
+{
+	if (!s || (!s->dev && !s->ino))
+		return;
+	unsigned char key[16];
+	source_file_key(s->dev, s->ino, key);
+	pthread_mutex_lock(&source_read_lock);
+	if (!source_read_set)
+		source_read_set = intern_new_empty();
+	intern(source_read_set, (const char *)key, sizeof key);
+	pthread_mutex_unlock(&source_read_lock);
+}
+
+bool source_is_input(const struct stat *st)
+{
+	unsigned char key[16];
+	source_file_key((uint64_t)st->st_dev, (uint64_t)st->st_ino, key);
+	pthread_mutex_lock(&source_read_lock);
+	bool r = source_read_set && intern_find(source_read_set, (const char *)key, sizeof key);
+	pthread_mutex_unlock(&source_read_lock);
+	return r;
+}
+
 struct source *source_load(const char *path, char *err, size_t errlen)
 {
 	int is_stdin = strcmp(path, "-") == 0;
@@ -423,8 +490,8 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 	size_t maplen = 0;
 	struct stat st;
 	struct source_ahead *ahead = NULL;
-	if (!is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (buf = source_map(fd, (uint64_t)st.st_size, &maplen))) {
+	bool regular = !is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && (buf = source_map(fd, (uint64_t)st.st_size, &maplen))) {
 		len = (uint64_t)st.st_size;
 		ahead = source_ahead_start(fd, len);
 	}
@@ -435,7 +502,7 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read '%s': %s", is_stdin ? "<stdin>" : path, strerror(e));
 		return NULL;
 	}
-	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
+	if (source_is_gzip(buf, len)) {
 		const char *why;
 		uint64_t outlen = 0;
 		char *out = source_gunzip(buf, len, &outlen, &why);
@@ -461,6 +528,10 @@ struct source *source_load(const char *path, char *err, size_t errlen)
 	s->drop_batch = maplen ? source_drop_batch() : 0;
 	s->trace = maplen && getenv("HLO_DROP_TRACE");
 	s->binary = source_binary(buf, len);
+	if (regular) {
+		s->dev = (uint64_t)st.st_dev;
+		s->ino = (uint64_t)st.st_ino;
+	}
 	return s;
 }
 

@@ -21,11 +21,19 @@ struct source {
 	const char *binary; /* NULL for text, else why the input is not HLO text */
 	bool trace;         /* HLO_DROP_TRACE: source_drop watches the resident text */
 	struct source_ahead *ahead; /* read-ahead of a mapped file (source.c), or NULL */
+	uint64_t dev, ino;  /* the file's identity; both 0 for stdin and pipes */
 };
 
 /* Loads path ("-" = stdin); gunzips when the data starts with the gzip magic.
  * Returns NULL and writes "path: error: ..." to *err (static text) on failure. */
 struct source *source_load(const char *path, char *err, size_t errlen);
+/* Notes s as an input of this run (a module or a log, not a baseline or a
+ * config file a run may be asked to rewrite), and whether the file st
+ * describes is one (same device and inode, whatever name or link led to
+ * it): no output replaces an input (output_allowed). */
+void source_note_input(const struct source *s);
+struct stat;
+bool source_is_input(const struct stat *st);
 /* Wraps a caller buffer (copied, NUL padded). */
 struct source *source_from_memory(const char *path, const char *data, size_t n);
 void source_free(struct source *s);

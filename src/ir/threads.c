@@ -9,7 +9,7 @@ static unsigned threads_n = 1;
 
 void threads_set(unsigned n)
 {
-	threads_n = n ? n : 1;
+	threads_n = !n ? 1 : n > THREADS_MAX ? THREADS_MAX : n;
 }
 
 unsigned threads_get(void)
@@ -21,4 +21,10 @@ uint64_t threads_min_bytes(void)
 {
 	const char *e = getenv("HLO_PARSE_PIECES_MIN");
 	return e && *e ? strtoull(e, NULL, 10) : 16ull << 20;
+}
+
+unsigned threads_for(uint64_t bytes)
+{
+	uint64_t piece = threads_min_bytes() / 2, most = bytes / (piece ? piece : 1);
+	return most < 1 ? 1 : most < threads_n ? (unsigned)most : threads_n;
 }

@@ -949,6 +949,11 @@ bool config_baseline_load(struct config *c, const char *path, struct diag_sink *
 		diag_report(d, NULL, span_none(), DIAG_ERROR, "%s", err);
 		return false;
 	}
+	if (src->binary) {
+		diag_report(d, src, span_make(0, 0), DIAG_ERROR, "%s", src->binary);
+		source_free(src);
+		return false;
+	}
 	int errors = 0;
 	uint32_t cap = 0;
 	const char *p = src->buf, *end = src->buf + src->len;
@@ -1028,7 +1033,7 @@ bool config_baseline_write(const struct finding_sink *s, const char *path)
 		const struct finding *f = s->items[k];
 		if (f->suppressed)
 			continue;
-		fprintf(out, "%s %s %s:%llu %s\n", f->fingerprint, f->rule, f->path, (unsigned long long)f->line,
+		diag_line(out, "%s %s %s:%llu %s\n", f->fingerprint, f->rule, f->path, (unsigned long long)f->line,
 			f->op_name[0] ? f->op_name : "-");
 	}
 	if (fclose(out) != 0)

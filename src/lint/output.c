@@ -12,7 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <dirent.h>
 #include "arena.h"
+#include "diag.h"
+#include "source.h"
 
 /* The temporary file being written, for the signal handler. */
 static char *volatile output_tmp;
@@ -125,14 +128,48 @@ static bool output_direct(const char *path, const char *data, size_t n)
 	return ok;
 }
 
+/* Temporary files are named ".NAME.hlolint-PID-XXXXXX" beside NAME: a run
+ * killed while writing (SIGKILL; other signals remove it) leaves one, and
+ * the next run writing NAME removes those whose process is gone. */
+static void output_remove_stale(const char *dir, const char *base)
+{
+	DIR *d = opendir(*dir ? dir : ".");
+	if (!d)
+		return;
+	size_t bl = strlen(base);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (n[0] != '.' || strncmp(n + 1, base, bl) || strncmp(n + 1 + bl, ".hlolint-", 9))
+			continue;
+		char *end;
+		long pid = strtol(n + 1 + bl + 9, &end, 10);
+		if (pid <= 0 || *end != '-' || strlen(end) != 7 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		size_t len = strlen(dir) + strlen(n) + 1;
+		char *path = xmalloc(len);
+		snprintf(path, len, "%s%s", dir, n);
+		if (unlink(path) == 0)
+			fprintf(stderr, "hlolint: note: removed '%s', left by an interrupted run (process %ld)\n", path, pid);
+		free(path);
+	}
+	closedir(d);
+}
+
 /* A regular file or a new one: temporary file beside it, then rename. */
 static bool output_replace(const char *path, const char *data, size_t n)
 {
 	size_t pl = strlen(path);
 	const char *slash = strrchr(path, '/');
 	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
-	char *tmp = xmalloc(pl + 32);
-	snprintf(tmp, pl + 32, "%.*s.%s.hlolint-XXXXXX", (int)dl, path, path + dl);
+	char *dir = xmalloc(dl + 1);
+	memcpy(dir, path, dl);
+	dir[dl] = 0;
+	output_remove_stale(dir, path + dl);
+	free(dir);
+	char *tmp = xmalloc(pl + 48);
+	snprintf(tmp, pl + 48, "%.*s.%s.hlolint-%ld-XXXXXX", (int)dl, path, path + dl, (long)getpid());
 	/* Known to the signal handler before the file exists: mkstemp writes
 	 * the name into tmp, then creates it, so a signal between the two
 	 * no longer leaves the file behind (seen under ASan in
@@ -173,8 +210,46 @@ static bool output_is_stdout(const char *path)
 	       !strcmp(path, "/proc/self/fd/1");
 }
 
-bool output_write(const char *path, const char *data, size_t n, const char *what)
+static bool output_force;
+
+void output_set_force(bool force)
 {
+	output_force = force;
+}
+
+bool output_allowed(const char *path, bool in_place)
+{
+	struct stat st;
+	if (output_is_stdout(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return true;
+	if (!in_place && source_is_input(&st)) {
+		diag_line(stderr, "hlolint: error: '%s' is an input of this run; not overwriting it\n", path);
+		return false;
+	}
+	if (!output_force && (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(path, W_OK) != 0)) {
+		diag_line(stderr, "hlolint: error: '%s' is read-only; not replacing it (--force does)\n", path);
+		return false;
+	}
+	return true;
+}
+
+bool output_not_input(const char *path, const char *const *inputs, uint32_t n)
+{
+	struct stat st, in;
+	if (output_is_stdout(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return true;
+	for (uint32_t k = 0; k < n; k++)
+		if (stat(inputs[k], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+			diag_line(stderr, "hlolint: error: '%s' is an input of this run; not overwriting it\n", path);
+			return false;
+		}
+	return true;
+}
+
+static bool output_write_as(const char *path, const char *data, size_t n, const char *what, bool in_place)
+{
+	if (!output_allowed(path, in_place))
+		return false;
 	const char *sp = what ? " " : "";
 	what = what ? what : "";
 	if (output_is_stdout(path)) {
@@ -204,4 +279,14 @@ bool output_write(const char *path, const char *data, size_t n, const char *what
 	}
 	free(target);
 	return ok;
+}
+
+bool output_write(const char *path, const char *data, size_t n, const char *what)
+{
+	return output_write_as(path, data, n, what, false);
+}
+
+bool output_write_in_place(const char *path, const char *data, size_t n)
+{
+	return output_write_as(path, data, n, NULL, true);
 }

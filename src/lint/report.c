@@ -211,8 +211,8 @@ static void report_text_suggestion(FILE *out, const struct finding *f)
 {
 	switch (f->suggest) {
 	case SUGGEST_NONE: break;
-	case SUGGEST_SHARDING: fprintf(out, "note: suggestion: sharding=%s\n", f->suggest_text); break;
-	case SUGGEST_SHAPE: fprintf(out, "note: suggestion: shape %s\n", f->suggest_text); break;
+	case SUGGEST_SHARDING: diag_line(out, "note: suggestion: sharding=%s\n", f->suggest_text); break;
+	case SUGGEST_SHAPE: diag_line(out, "note: suggestion: shape %s\n", f->suggest_text); break;
 	case SUGGEST_MEMORY_SPACE:
 		fprintf(out, "note: suggestion: memory space S(%lld)\n", (long long)f->suggest_int);
 		break;
@@ -250,7 +250,7 @@ void report_wrap(FILE *out, const char *prefix, const char *text, unsigned inden
 			fputc(' ', out);
 			col++;
 		}
-		fwrite(w, 1, n, out);
+		diag_put(out, w, n);
 		col += n;
 		first = false;
 		p = e;
@@ -262,17 +262,17 @@ void report_wrap(FILE *out, const char *prefix, const char *text, unsigned inden
 static void report_text_hlo_at(FILE *out, const struct finding *f)
 {
 	if (f->line)
-		fprintf(out, "%s:%llu:%llu: ", f->path, (unsigned long long)f->line, (unsigned long long)f->col);
+		diag_line(out, "%s:%llu:%llu: ", f->path, (unsigned long long)f->line, (unsigned long long)f->col);
 	else
-		fprintf(out, "%s: ", f->path);
+		diag_line(out, "%s: ", f->path);
 }
 
 static void report_text_py_at(FILE *out, const struct finding *f)
 {
 	if (f->source_line > 0)
-		fprintf(out, "%s:%lld: ", f->source_file, (long long)f->source_line);
+		diag_line(out, "%s:%lld: ", f->source_file, (long long)f->source_line);
 	else
-		fprintf(out, "%s: ", f->source_file);
+		diag_line(out, "%s: ", f->source_file);
 }
 
 /* The op_name and the user the Python line was borrowed from, as
@@ -280,9 +280,9 @@ static void report_text_py_at(FILE *out, const struct finding *f)
 static void report_text_origin(FILE *out, const struct finding *f)
 {
 	if (f->op_name[0])
-		fprintf(out, " (op_name \"%s\")", f->op_name);
+		diag_line(out, " (op_name \"%s\")", f->op_name);
 	if (f->source_via)
-		fprintf(out, " via %%%s", f->source_via);
+		diag_line(out, " via %%%s", f->source_via);
 	fputc('\n', out);
 }
 
@@ -295,10 +295,10 @@ static void report_text_one(FILE *out, const struct finding *f)
 		report_text_py_at(out, f);
 	else
 		report_text_hlo_at(out, f);
-	fprintf(out, "%s: %s [%s]\n", finding_severity_name(f->severity), f->message, f->rule);
+	diag_line(out, "%s: %s [%s]\n", finding_severity_name(f->severity), f->message, f->rule);
 	if (py_first) {
 		report_text_hlo_at(out, f);
-		fprintf(out, "note: HLO instruction%s%s", f->instruction[0] ? " %" : "", f->instruction);
+		diag_line(out, "note: HLO instruction%s%s", f->instruction[0] ? " %" : "", f->instruction);
 		report_text_origin(out, f);
 	}
 	if (f->src)
@@ -308,7 +308,7 @@ static void report_text_one(FILE *out, const struct finding *f)
 		fputs("note: Python source", out);
 		report_text_origin(out, f);
 	} else if (!f->source_file && f->op_name[0])
-		fprintf(out, "note: op_name \"%s\"\n", f->op_name);
+		diag_line(out, "note: op_name \"%s\"\n", f->op_name);
 	for (const struct finding_note *n = f->notes; n; n = n->next)
 		report_wrap(out, "note: ", n->text, 6);
 	report_text_suggestion(out, f);
@@ -316,19 +316,33 @@ static void report_text_one(FILE *out, const struct finding *f)
 
 /* ---- GitHub workflow commands ---- */
 
-/* Escapes a property (prop) or the message data of a workflow command. */
-static void report_gh_escape(FILE *out, const char *s, bool prop)
+struct report_gh {
+	FILE *out;
+	bool prop;
+};
+
+static void report_gh_put(void *ctx, const char *s, size_t n)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '%': fputs("%25", out); break;
-		case '\r': fputs("%0D", out); break;
-		case '\n': fputs("%0A", out); break;
-		case ':': prop ? fputs("%3A", out) : fputc(':', out); break;
-		case ',': prop ? fputs("%2C", out) : fputc(',', out); break;
-		default: fputc(*s, out); break;
+	const struct report_gh *g = ctx;
+	for (size_t k = 0; k < n; k++) {
+		switch (s[k]) {
+		case '%': fputs("%25", g->out); break;
+		case '\r': fputs("%0D", g->out); break;
+		case '\n': fputs("%0A", g->out); break;
+		case ':': g->prop ? fputs("%3A", g->out) : fputc(':', g->out); break;
+		case ',': g->prop ? fputs("%2C", g->out) : fputc(',', g->out); break;
+		default: fputc(s[k], g->out); break;
 		}
 	}
+}
+
+/* Escapes a property (prop) or the message data of a workflow command:
+ * control characters as in every text output (diag_escape), so an input's
+ * newline never reaches GitHub as one, then GitHub's own escapes. */
+static void report_gh_escape(FILE *out, const char *s, bool prop)
+{
+	struct report_gh g = { out, prop };
+	diag_escape(s, strlen(s), report_gh_put, &g);
 }
 
 /* GitHub keeps an annotation's message to 64 KiB and shows far less: the

@@ -5,6 +5,7 @@
 #include "annotate.h"
 #include <stdlib.h>
 #include <string.h>
+#include "diag.h"
 #include "lex.h"
 #include "size.h"
 
@@ -31,13 +32,16 @@ static void annotate_puts(struct annotate_buf *b, const char *s)
 	annotate_put(b, s, strlen(s));
 }
 
-/* Comment text on one line: line ends and other control bytes become spaces. */
+static void annotate_put_any(void *b, const char *s, size_t n)
+{
+	annotate_put(b, s, n);
+}
+
+/* Comment text on one line: line ends and other control bytes escaped as
+ * in every text output (diag_escape). */
 static void annotate_put_clean(struct annotate_buf *b, const char *s)
 {
-	for (; *s; s++) {
-		char c = (unsigned char)*s < 0x20 && *s != '\t' ? ' ' : *s;
-		annotate_put(b, &c, 1);
-	}
+	diag_escape(s, strlen(s), annotate_put_any, b);
 }
 
 /* The line end used by the line holding off ("\r\n", "\r" or "\n"); the

@@ -50,4 +50,7 @@ printf 'ENTRY %%m {\n  ROOT %%p = f32[] frob(%%p)\n}\n' >"$tmp/stdin"
 expect stdin-bad 2 "^<stdin>:2:19: error: unknown opcode 'frob'\$" -- parse -
 : >"$tmp/stdin"
 expect fmt-missing 2 "error: cannot open '$tmp/missing.hlo': No such file or directory\$" -- fmt "$tmp/missing.hlo"
+# oom's log: the same one line, with the prefix (issue 45: it had none).
+expect oom-missing 2 "^hlolint: error: cannot open '$tmp/missing.log': No such file or directory\$" -- oom "$tmp/missing.log"
+expect oom-directory 2 "^hlolint: error: cannot read '$tmp/nomodules': Is a directory\$" -- oom "$tmp/nomodules"
 [ "$fails" -eq 0 ]

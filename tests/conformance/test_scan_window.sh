@@ -8,8 +8,10 @@
 #   - multi-line constructs (longer than a padding line, so that some cut
 #     falls inside each) whose inner lines look like instruction starts
 #     (block comment, strings in metadata, in an attribute and in a JSON
-#     dict, JSON dict, constant literal) slid across a window boundary one
-#     line at a time (a string runs past the window: the window moves),
+#     dict, JSON dict, constant literal, block comments inside a literal and
+#     a metadata block, an instruction over two lines) slid across a window
+#     boundary one line at a time (a string runs past the window: the
+#     window moves),
 #   - an error 1 MB into a file (its line:col must not move).
 HLOLINT=${HLOLINT:-build/hlolint}
 TESTS_DIR=${TESTS_DIR:-tests}
@@ -98,7 +100,24 @@ literal='  %a = f32[2,2]{1,0} constant({
 }
 {3, 4}
 })'
-for kind in comment string string2 jsonstr json literal; do
+# Block comments inside a constant literal and a metadata block, whose
+# lines look like instruction starts or end in commas (issue 45: a cut
+# there was an "unterminated comment"); an instruction written over two
+# lines, and a short-named one, whose look-ahead must not be cut off.
+litcomment='  %a = f32[2,2]{1,0} constant({ /* one,
+two,
+}
+%x = three */
+{1, 2},
+{3, 4}
+})'
+mdcomment='  %a = f32[] negate(%p), metadata={op_name="a" /* c,
+%y = d */ source_line=3}'
+split='  b
+  = f32[] negate(%p)
+  c = f32[] negate(b), sharding=
+{replicated}'
+for kind in comment string string2 jsonstr json literal litcomment mdcomment split; do
 	eval "c=\$$kind"
 	bad=
 	pad=$((W / 48 - 16))
