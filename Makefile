@@ -57,15 +57,20 @@ LIB_OBJ  := $(filter-out $(patsubst %.c,$(BUILD)/%.o,$(MAIN_SRC)),$(OBJ)) $(GEN_
 
 # Build dependencies are verified once (stamp) before anything compiles.
 DEPS_STAMP := build/.deps-ok
-# Objects are rebuilt when the compiler or flags change (e.g. WERROR, SAN).
+# Objects are rebuilt when the compiler or flags change (e.g. SAN), but not
+# for -Werror, which changes no code: `make check` then `make install` built
+# everything twice.  Each object keeps its compiler's warnings in X.o.warn,
+# and check-build fails on any (the -Werror of objects built without it).
 FLAGS_FILE := $(BUILD)/.flags
-FLAGS_NOW   = $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDLIBS)
+FLAGS_NOW   = $(CC) $(CPPFLAGS) $(filter-out -Werror,$(ALL_CFLAGS)) $(LDLIBS)
+# $(call compile,EXTRA FLAGS): the compile command, warnings kept in $@.warn.
+compile = $(CC) $(CPPFLAGS) $(1) -c -o $@ $< 2>$@.warn; st=$$?; cat $@.warn >&2; exit $$st
 # The grammar header exists only once grammar/hlo.y does; until then the
 # core units (and their unit tests) still build.
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale demo corpus-xla check-xla install uninstall FORCE
+.PHONY: all clean deps check check-long check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -75,13 +80,13 @@ $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
 $(BUILD)/%.o: %.c $(FLAGS_FILE) | $(TAB_H) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(call compile,$(ALL_CFLAGS))
 
 # Test-side sources never need the grammar header.
 $(BUILD)/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(call compile,$(ALL_CFLAGS))
 
 $(FLAGS_FILE): FORCE
 	@mkdir -p $(dir $@)
@@ -109,7 +114,7 @@ $(BUILD)/grammar/hlo.lex.c: grammar/hlo.l | $(DEPS_STAMP)
 GEN_WARN := -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
 $(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(BUILD)/grammar/hlo.tab.h $(FLAGS_FILE)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) -Igrammar $(ALL_CFLAGS) $(GEN_WARN) -c -o $@ $<
+	$(Q)$(call compile,-Igrammar $(ALL_CFLAGS) $(GEN_WARN))
 
 $(BUILD)/libhlolint.a: $(LIB_OBJ)
 	@echo "  AR      $@"
@@ -196,18 +201,27 @@ endef
 CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
 
 check-build: $(BUILD)/hlolint $(UNIT_BIN) $(REPLAY_BINS)
-	@:
+	@w=$$(find $(BUILD) -name '*.o.warn' -size +0c | sort); if [ -n "$$w" ]; then cat $$w; \
+		echo "check: FAILED: compiler warnings (above), kept from objects built without -Werror"; exit 1; fi
 
 # Every stage runs even when an earlier one failed, so one run shows all
 # problems; run.sh goes last because its closing line is the summary.
+# `make check` (minutes from a built tree): unit, style, replay, golden, rule
+# and CLI tests; the shell tests marked "# suite: long" (corpus sweeps,
+# truncations, valgrind) are `make check-long`.  CI and check-san run both.
+CHECK_SUITE ?= fast
 check: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory $(CHECK_J) WERROR=-Werror check-build
 	$(Q)st=0; \
 	$(UNIT_BIN) || { st=1; echo "check: FAILED: unit tests"; }; \
 	sh tests/style/code_shape.sh || { st=1; echo "check: FAILED: code shape (tests/style/code_shape.sh)"; }; \
 	$(replay_all) \
-	HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
+	SUITE=$(CHECK_SUITE) HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
 	exit $$st
+
+check-long: $(DEPS_STAMP)
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) WERROR=-Werror $(BUILD)/hlolint $(BUILD)/libhlolint.a
+	$(Q)SUITE=long HLOLINT=$(BUILD)/hlolint sh tests/run.sh
 
 # The Python package (pyproject.toml, python/hlolint): the wheel built and
 # installed in a fresh venv, its tests (tests/python) under pytest.
@@ -215,7 +229,7 @@ check-python: all
 	$(Q)sh tests/python/run.sh
 
 check-san: $(DEPS_STAMP)
-	$(Q)$(MAKE) --no-print-directory SAN=1 check
+	$(Q)$(MAKE) --no-print-directory SAN=1 CHECK_SUITE=all check
 	$(Q)$(MAKE) --no-print-directory check-tsan
 
 # The threads (-j over files, pieces of one input) under ThreadSanitizer: a
@@ -267,9 +281,26 @@ fuzz-deps: $(DEPS_STAMP)
 browser-deps: $(DEPS_STAMP)
 	$(Q)$(call apt_install,chromium,chromium)
 
-fuzz: fuzz-deps
+# The HLO token dictionary every target but oom (tests/fuzz/oom.dict) uses:
+# generated from the tables that define the tokens (opcodes, attributes,
+# element types, keywords), plus the punctuation and layout forms the
+# scanner knows, so it never goes stale.
+FUZZ_HLO_DICT := build/fuzz-hlo.dict
+$(FUZZ_HLO_DICT): src/ir/opcodes.def src/ir/attrs.def src/ir/types.def src/front/keywords.def
+	@mkdir -p $(@D)
+	$(Q){ echo '# generated by make from the .def tables: HLO tokens for libFuzzer'; \
+	  sed -n 's/^OP([A-Z0-9_]*, \("[^"]*"\).*/\1/p; s/^TYPE([A-Z0-9_]*, \("[^"]*"\).*/\1/p; s/^KEYWORD([A-Z0-9_]*, \("[^"]*"\).*/\1/p' $^; \
+	  sed -n 's/^ATTR([A-Z0-9_]*, "\([^"]*\)".*/"\1="/p' src/ir/attrs.def; \
+	  for t in '%' '{' '}' '(' ')' '[' ']' '=' ',' '->' '/*' '*/' '//' ':T(8,128)' ':T(8,128)(2,1)' 'S(5)' \
+		'{1,0}' '\"' 'metadata={op_name=\"' 'backend_config=' 'sharding={devices=[2,1]0,1}' \
+		'sharding={replicated}' 'frontend_attributes={' 'is_scheduled=true' 'input_output_alias={' \
+		'entry_computation_layout={' 'num_partitions=' 'constant({' 'parameter(0)'; do \
+		printf '"%s"\n' "$$t"; done; } >$@
+
+fuzz: fuzz-deps $(FUZZ_HLO_DICT)
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-build
 	@rm -rf $(FUZZ_SEEDS) && mkdir -p $(FUZZ_SEEDS) build/fuzz-crashes
+	@[ -d ../shared/corpora ] || echo "  SEEDS   ../shared/corpora is absent: fuzzing without the real modules and XLA's parser tests"
 	$(Q)for d in corpora ../shared/corpora tests; do \
 		[ -d $$d ] || continue; \
 		find $$d -type f \( -name '*.hlo' -o -name '*.txt' -o -name '*.log' \) -size -256k | while read -r f; do \
@@ -281,7 +312,7 @@ fuzz: fuzz-deps
 		: "commands print diagnostics on every input: close the target's stdout and"; \
 		: "stderr (libFuzzer keeps its own output and the sanitizers' reports)"; \
 		fd_mask=1; case $$t in mem|check|annotate) fd_mask=3 ;; esac; \
-		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		dict=-dict=$(FUZZ_HLO_DICT); [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
 		build/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 $$dict \
 			-rss_limit_mb=4096 -print_final_stats=1 -close_fd_mask=$$fd_mask \
 			-artifact_prefix=build/fuzz-crashes/$$t- \

@@ -13,12 +13,15 @@
 #                                [XPASS] and counts as a failure (drop the mark)
 # Shell tests: every executable tests/**/test_*.sh runs from the project root
 # with $HLOLINT exported; exit 0 = pass, 77 = skip (last stdout line = reason).
+# A shell test with "# suite: long" in its first 10 lines (corpus sweeps,
+# truncations, valgrind: minutes) runs in `make check-long`, not `make check`.
 # Inputs under a data/ or fuzz/ directory are fixtures, not golden tests.
 #
 # Usage: tests/run.sh [PATTERN...]   (run only tests whose name contains one)
 # Env:   HLOLINT=build/san/hlolint   binary under test (default build/hlolint)
 #        UPDATE=1                    rewrite expectations from actual output
 #        TESTS_DIR=dir TIMEOUT=20 SH_TIMEOUT=300
+#        SUITE=fast (no long test), long (only them), all (default)
 # Ends with exactly one line "N passed, M failed"; exits 1 if M > 0.
 
 LC_ALL=C
@@ -29,6 +32,7 @@ TESTS_DIR=${TESTS_DIR:-tests}
 TIMEOUT=${TIMEOUT:-20}
 SH_TIMEOUT=${SH_TIMEOUT:-300}
 UPDATE=${UPDATE:-}
+SUITE=${SUITE:-all}
 export HLOLINT TESTS_DIR
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlolint-tests.XXXXXX") || exit 2
@@ -81,6 +85,7 @@ compare() {
 # Golden tests.
 find "$TESTS_DIR" -type f \( -name '*.hlo' -o -name '*.hlo.gz' \) \
 	! -name '*.out.hlo' ! -path '*/data/*' ! -path '*/fuzz/*' | sort >"$tmp/golden"
+[ "$SUITE" = long ] && : >"$tmp/golden"   # the golden tests are all fast
 while IFS= read -r f; do
 	case $f in
 	*.hlo.gz) base=${f%.hlo.gz} ;;
@@ -169,11 +174,17 @@ done <"$tmp/golden"
 
 # Shell tests.
 find "$TESTS_DIR" -type f -name 'test_*.sh' | sort >"$tmp/shell"
+later=0
 while IFS= read -r t; do
 	[ -x "$t" ] || continue
 	name=${t#"$TESTS_DIR"/}
 	name=${name%.sh}
 	selected "$name" "$@" || continue
+	long=; head -n 10 "$t" | grep -q '^# suite: long' && long=1
+	if { [ "$SUITE" = fast ] && [ -n "$long" ]; } || { [ "$SUITE" = long ] && [ -z "$long" ]; }; then
+		later=$((later + 1))
+		continue
+	fi
 	case $t in /*) cmd=$t ;; *) cmd=./$t ;; esac
 	timeout "$SH_TIMEOUT" "$cmd" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
@@ -196,6 +207,7 @@ while IFS= read -r t; do
 	esac
 done <"$tmp/shell"
 
+[ "$SUITE" = fast ] && [ "$later" -gt 0 ] && echo "$later long tests are left to make check-long"
 [ "$skipped" -gt 0 ] && echo "$skipped skipped"
 [ "$xfailed" -gt 0 ] && echo "$xfailed known to fail"
 

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "diff.h"
 #include "json.h"
+#include "intern.h"
 #include "jobs.h"
 #include "lint.h"
 #include "report.h"
@@ -120,6 +121,8 @@ struct cmd_diff_side {
 	struct diff_side *mods;
 	uint32_t nmods;
 	bool *paired;
+	struct intern_table *stems; /* name stem -> its first module (data: index + 1) */
+	uint32_t *same_stem;        /* the next module with the same stem, + 1 */
 };
 
 static uint32_t cmd_diff_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
@@ -213,6 +216,16 @@ static bool cmd_diff_load(const char *path, const struct cmd_lint_args *la, stru
 	if (!jobs_run(&j))
 		return false;
 	s->paired = xcalloc(s->nmods + 1, sizeof *s->paired);
+	/* Stems indexed once: pairing 10,000 modules compared every pair. */
+	s->stems = intern_new_empty();
+	s->same_stem = xcalloc(s->nmods + 1, sizeof *s->same_stem);
+	for (uint32_t k = s->nmods; k-- > 0;) {
+		const char *n = s->mods[k].m->name ? s->mods[k].m->name->str : "", *b;
+		size_t nb = finding_stem(n, strlen(n), true, &b);
+		struct interned *e = intern(s->stems, b, nb);
+		s->same_stem[k] = (uint32_t)(uintptr_t)e->data;
+		e->data = (void *)(uintptr_t)(k + 1);
+	}
 	return true;
 }
 
@@ -223,19 +236,24 @@ static void cmd_diff_side_free(struct cmd_diff_side *s)
 	free(s->files);
 	free(s->mods);
 	free(s->paired);
+	free(s->same_stem);
+	if (s->stems)
+		intern_free(s->stems);
 	cmd_inputs_free(&s->in);
 }
 
-/* The module of s named like m (the same name stem), not yet paired. */
+/* The module of s named like m (the same name stem), not yet paired: the
+ * first of its stem's chain, which drops the paired ones as it goes. */
 static struct diff_side *cmd_diff_partner(struct cmd_diff_side *s, const struct hlo_module *m)
 {
-	const char *a, *b;
+	const char *a;
 	const char *mn = m->name ? m->name->str : "";
 	size_t na = finding_stem(mn, strlen(mn), true, &a);
-	for (uint32_t k = 0; k < s->nmods; k++) {
-		const char *sn = s->mods[k].m->name ? s->mods[k].m->name->str : "";
-		size_t nb = finding_stem(sn, strlen(sn), true, &b);
-		if (!s->paired[k] && na == nb && !memcmp(a, b, na)) {
+	struct interned *e = intern_find(s->stems, a, na);
+	while (e && e->data) {
+		uint32_t k = (uint32_t)(uintptr_t)e->data - 1;
+		e->data = (void *)(uintptr_t)s->same_stem[k];
+		if (!s->paired[k]) {
 			s->paired[k] = true;
 			return &s->mods[k];
 		}

@@ -237,17 +237,23 @@ static void html_findings(FILE *out, const struct finding *const *fs, uint32_t n
 	fputs("</ul>\n", out);
 }
 
-/* Whether line (1-based) is within 20 lines of a finding. */
-static bool html_near(const struct finding *const *fs, uint32_t n, uint64_t line)
+/* A finding and its place in the module's list (the order on one line). */
+struct html_at {
+	const struct finding *f;
+	uint32_t k;
+};
+
+static int html_line_cmp(const void *pa, const void *pb)
 {
-	for (uint32_t k = 0; k < n; k++)
-		if (line + 20 >= fs[k]->line && line <= fs[k]->line + 20)
-			return true;
-	return false;
+	const struct html_at *a = pa, *b = pb;
+	if (a->f->line != b->f->line)
+		return a->f->line < b->f->line ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
 }
 
 /* The module text with each finding as a comment line above its line;
- * a large source is listed around the findings only. */
+ * a large source is listed around the findings only (within 20 lines).
+ * The findings are walked in line order beside the lines: one pass. */
 static void html_listing(FILE *out, struct source *src, const struct hlo_module *m, const struct finding *const *fs,
 			 uint32_t n)
 {
@@ -255,22 +261,30 @@ static void html_listing(FILE *out, struct source *src, const struct hlo_module 
 	uint64_t first, last, col;
 	source_position(src, m->span.start, &first, &col);
 	source_position(src, m->span.end ? m->span.end - 1 : 0, &last, &col);
+	struct html_at *at = xcalloc(n ? n : 1, sizeof *at);
+	for (uint32_t k = 0; k < n; k++)
+		at[k] = (struct html_at){ fs[k], k };
+	qsort(at, n, sizeof *at, html_line_cmp);
 	fprintf(out, "<h2>The module%s</h2>\n<pre id=\"listing\">", whole ? "" : " (around the findings: it is large)");
 	bool gap = false;
+	uint32_t next = 0;   /* the first finding at this line or after it */
 	for (uint64_t line = first; line <= last; line++) {
-		if (!whole && !html_near(fs, n, line)) {
+		while (next < n && at[next].f->line < line)
+			next++;
+		/* Near: a finding within 20 lines before (next - 1) or after (next). */
+		bool near = (next > 0 && at[next - 1].f->line + 20 >= line) || (next < n && at[next].f->line <= line + 20);
+		if (!whole && !near) {
 			if (!gap)
 				fputs("<span class=\"gap\">...</span>\n", out);
 			gap = true;
 			continue;
 		}
 		gap = false;
-		for (uint32_t k = 0; k < n; k++)
-			if (fs[k]->line == line) {
-				fprintf(out, "<span class=\"c %s\">// hlolint: %s: ", html_sev(fs[k]->severity), fs[k]->rule);
-				html_str(out, fs[k]->message);
-				fputs("</span>\n", out);
-			}
+		for (uint32_t k = next; k < n && at[k].f->line == line; k++) {
+			fprintf(out, "<span class=\"c %s\">// hlolint: %s: ", html_sev(at[k].f->severity), at[k].f->rule);
+			html_str(out, at[k].f->message);
+			fputs("</span>\n", out);
+		}
 		uint64_t start, len;
 		source_line(src, source_line_offset(src, line), &start, &len);
 		fprintf(out, "<span id=\"L%llu\">", (unsigned long long)line);
@@ -278,6 +292,7 @@ static void html_listing(FILE *out, struct source *src, const struct hlo_module 
 		fputs("</span>\n", out);
 	}
 	fputs("</pre>\n", out);
+	free(at);
 }
 
 /* ---- The page ---- */

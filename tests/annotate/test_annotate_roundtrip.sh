@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_annotate_roundtrip.sh - annotate on its own output.  For every golden
 # of tests/annotate (with its own options), every compile of corpora/xla and
 # every real module (when ../shared/corpora is present):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_deep_nesting.sh - 10 000-deep nesting of every bracket kind gives one
 # located "nesting is too deep" error and exit 2 (no stack overflow, no
 # error flood); 8 000-deep nesting (under XLA's 8192 limit) still parses.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_endless_inputs.sh - inputs with no end or a huge inflated size are
 # judged from their first bytes (issue 45: /dev/zero and an 8 MB gzip of
 # 8 GB of zeros were read and inflated whole, 8 GB and 100 s): /dev/zero,

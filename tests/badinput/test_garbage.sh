@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_garbage.sh - deterministic junk: random bytes (NULs, high bytes,
 # control characters), random soups of HLO tokens, and single-byte mutations
 # of a valid module.  parse and fmt must exit 0 or 2 (never crash or hang)

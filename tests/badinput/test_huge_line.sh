@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_huge_line.sh - a module whose whole text is one 100 MB line (a huge
 # metadata string), generated under $TMPDIR at test time: the valid form
 # parses; with an unknown opcode at its very end the error is located at

@@ -4,7 +4,7 @@
 # 64 KiB) is one located error and exit 2 (issue 45: past 2 GiB flex's int
 # buffer size crashed); text with no instruction line for megabytes (short
 # names, "//" lines) is cut into windows below the limit and parses.
-# HUGE=1 also writes a real 600 MB comment line (make check-long).
+# HUGE=1 also writes a real 600 MB comment line.
 . tests/lib.sh
 L=65536
 export HLO_SCAN_MAX_LINE=$L

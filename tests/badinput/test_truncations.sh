@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_truncations.sh - every valid module of tests/parse cut short at many
 # byte offsets (every offset for a few, 15 evenly spaced ones for the rest):
 # parse and fmt must exit 0 or 2, never crash or hang, and an exit 2 must

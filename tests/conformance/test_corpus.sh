@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_corpus.sh - conformance of hlolint against the shared corpora
 # (../shared/corpora from the project root; skipped when absent):
 #   (a) every real module (real/*/*.hlo and *.hlotxt) parses

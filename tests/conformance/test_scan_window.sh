@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_scan_window.sh - the scanner copies its input a window at a time (256
 # KiB by default; HLO_SCAN_WINDOW=N forces N-byte windows).  Output must not depend
 # on where windows are cut: with 4 KiB windows, fmt prints the same bytes,

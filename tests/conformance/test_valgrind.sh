@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_valgrind.sh - hlolint parse and fmt under valgrind memcheck over the
 # real corpus (../shared/corpora/real): no invalid reads/writes, no
 # uninitialised jumps, no leaks.  The 20 smallest files by default (valgrind

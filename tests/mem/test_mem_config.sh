@@ -4,14 +4,15 @@
 # 2); --target on the command line wins; --no-config reads none.
 . tests/lib.sh
 m=$PWD/corpora/examples/train_step.hlo
+case $HLOLINT in /*) bin=$HLOLINT ;; *) bin=$PWD/$HLOLINT ;; esac   # run from another folder
 mkdir -p "$tmp/p/sub"
 printf 'target = "tpu-v5e"\nhbm = "8G"\n' >"$tmp/p/.hlolint.toml"
-(cd "$tmp/p/sub" && "$OLDPWD/$HLOLINT" mem "$m") >"$tmp/out" 2>"$tmp/err" || fail "mem with a config: exit $?"
+(cd "$tmp/p/sub" && "$bin" mem "$m") >"$tmp/out" 2>"$tmp/err" || fail "mem with a config: exit $?"
 grep -q "target: *tpu-v5e (from $tmp/p/.hlolint.toml)" "$tmp/out" || fail "target not from the config: $(grep target: "$tmp/out")"
 grep -q 'capacity: *8.00G' "$tmp/out" || fail "hbm not from the config: $(grep capacity: "$tmp/out")"
-(cd "$tmp/p/sub" && "$OLDPWD/$HLOLINT" mem --target h100 "$m") >"$tmp/out" 2>&1
+(cd "$tmp/p/sub" && "$bin" mem --target h100 "$m") >"$tmp/out" 2>&1
 grep -q 'target: *h100 (given with --target)' "$tmp/out" || fail "--target did not win over the config"
-(cd "$tmp/p/sub" && "$OLDPWD/$HLOLINT" mem --no-config "$m") >"$tmp/out" 2>&1
+(cd "$tmp/p/sub" && "$bin" mem --no-config "$m") >"$tmp/out" 2>&1
 grep -q 'target: *tpu (inferred' "$tmp/out" || fail "--no-config still read the config"
 printf 'target = "nope"\n' >"$tmp/bad.toml"
 "$HLOLINT" mem --config "$tmp/bad.toml" "$m" >"$tmp/out" 2>"$tmp/err"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_drop.sh - the stages drop the pages of a mapped input they are done
 # with (source_drop, docs/bench.md "Memory") and read them again when they
 # need them.  With HLO_DROP_BYTES=4096 they drop after every page's worth

@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_jobs.sh - -j N: files are read on N threads, and what is printed
 # (stdout, stderr, exit status) is the same byte for byte as with -j 1, in
 # input order, for parse, mem, check (every format; suppressions, a

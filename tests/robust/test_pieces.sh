@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_pieces.sh - one large input is parsed in pieces on threads
 # (parse.c), its computations verified in parts (verify.c), and its total
 # allocation computed beside the rules (mem.c; a rule reading it before

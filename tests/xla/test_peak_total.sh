@@ -1,4 +1,5 @@
 #!/bin/sh
+# suite: long
 # test_peak_total.sh - the liveness peak is buffers live at one
 # instruction; the total allocation holds every buffer somewhere, so a
 # peak above the total is a model that shares memory one way for the
