@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "diff.h"
 #include "json.h"
+#include "lex.h"
 #include "intern.h"
 #include "jobs.h"
 #include "lint.h"
@@ -104,69 +105,128 @@ static bool cmd_diff_apply(int argc, char **argv, struct config *c)
 	return cmd_config_args(argc, argv, c, "diff", valued, flags);
 }
 
-/* ---- One side: its files, modules, models and findings ---- */
+/* ---- Pairing: the modules of both sides by name, before any is loaded ---- */
+
+/* A module a file holds, by its header line (lex_module_names). */
+struct cmd_diff_name {
+	char *name;
+	uint32_t file;
+	int32_t partner;            /* new side: its old module's index in the old list, or -1 */
+};
+
+struct cmd_diff_names {
+	struct cmd_inputs in;
+	struct cmd_diff_name *v;
+	uint32_t n;
+	uint32_t *first;            /* per file: its first entry in v (nfiles + 1 entries) */
+};
+
+struct cmd_diff_peek {
+	struct cmd_diff_names *s;
+	uint32_t file;
+};
+
+static void cmd_diff_add_name(void *ctx, const char *name, size_t len)
+{
+	struct cmd_diff_peek *p = ctx;
+	struct cmd_diff_names *s = p->s;
+	s->v = xreallocarray(s->v, s->n + 1, sizeof *s->v);
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, name, len);
+	copy[len] = 0;
+	s->v[s->n++] = (struct cmd_diff_name){ copy, p->file, -1 };
+}
+
+/* The module names of path's inputs, file by file; a file that cannot be
+ * read, or has no header, counts as one module without a name (its
+ * loading says what is wrong). */
+static bool cmd_diff_names(const char *path, bool all_stages, struct cmd_diff_names *s)
+{
+	if (!cmd_inputs((char *const *)&path, 1, all_stages, &s->in))
+		return false;
+	s->first = xcalloc((size_t)s->in.n + 1, sizeof *s->first);
+	for (int k = 0; k < s->in.n; k++) {
+		s->first[k] = s->n;
+		char err[512];
+		struct source *src = source_load(s->in.paths[k], err, sizeof err);
+		struct cmd_diff_peek p = { s, (uint32_t)k };
+		if (!src || src->binary || !lex_module_names(src->buf, (size_t)src->len, cmd_diff_add_name, &p))
+			cmd_diff_add_name(&p, "", 0);
+		source_free(src);
+	}
+	s->first[s->in.n] = s->n;
+	return true;
+}
+
+static void cmd_diff_names_free(struct cmd_diff_names *s)
+{
+	for (uint32_t k = 0; k < s->n; k++)
+		free(s->v[k].name);
+	free(s->v);
+	free(s->first);
+	cmd_inputs_free(&s->in);
+}
+
+/* Each new module's partner: the first old module of the same name stem
+ * not yet taken (a stem index: 10,000 modules compared every pair), else,
+ * when the old side holds one module, that one: it is the program. */
+static void cmd_diff_pair(struct cmd_diff_names *os, struct cmd_diff_names *ns)
+{
+	struct intern_table *stems = intern_new_empty();
+	uint32_t *next = xcalloc(os->n + 1, sizeof *next);
+	bool *taken = xcalloc(os->n + 1, sizeof *taken);
+	for (uint32_t k = os->n; k-- > 0;) {
+		const char *b;
+		size_t nb = finding_stem(os->v[k].name, strlen(os->v[k].name), true, &b);
+		struct interned *e = intern(stems, b, nb);
+		next[k] = (uint32_t)(uintptr_t)e->data;
+		e->data = (void *)(uintptr_t)(k + 1);
+	}
+	for (uint32_t j = 0; j < ns->n; j++) {
+		const char *a;
+		size_t na = finding_stem(ns->v[j].name, strlen(ns->v[j].name), true, &a);
+		struct interned *e = intern_find(stems, a, na);
+		while (e && e->data && ns->v[j].partner < 0) {
+			uint32_t k = (uint32_t)(uintptr_t)e->data - 1;
+			e->data = (void *)(uintptr_t)next[k];
+			if (!taken[k])
+				taken[k] = true, ns->v[j].partner = (int32_t)k;
+		}
+		if (ns->v[j].partner < 0 && os->n == 1 && !taken[0])
+			taken[0] = true, ns->v[j].partner = 0;
+	}
+	free(taken);
+	free(next);
+	intern_free(stems);
+}
+
+/* ---- Loading: one new file and the old files its modules pair with ---- */
 
 struct cmd_diff_file {
 	struct cmd_loaded in;       /* read by a -j worker */
 	struct finding_sink sink;
-	struct diff_side *mods;     /* its modules, until the side takes them */
-	uint32_t nmods;
-	bool ok;
-};
-
-struct cmd_diff_side {
-	struct cmd_inputs in;
-	struct cmd_diff_file *files;
-	uint32_t nfiles;
 	struct diff_side *mods;
 	uint32_t nmods;
-	bool *paired;
-	struct intern_table *stems; /* name stem -> its first module (data: index + 1) */
-	uint32_t *same_stem;        /* the next module with the same stem, + 1 */
+	bool ok;
 };
 
 static uint32_t cmd_diff_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
 {
 	struct cmd_diff_file *df = ctx;
 	df->mods = xreallocarray(df->mods, df->nmods + 1, sizeof *df->mods);
-	df->mods[df->nmods++] = (struct diff_side){ .src = df->in.src, .m = m, .mm = mm };
+	df->mods[df->nmods++] = (struct diff_side){ .src = df->in.src, .m = m, .mm = mm, .path = df->in.src->path };
 	return k;
 }
 
-/* The findings of module s->mods[k] in its file's sink. */
-static void cmd_diff_findings(struct cmd_diff_side *s, uint32_t from, const struct finding_sink *sink,
-			      struct arena *a)
+static void cmd_diff_file_load(struct cmd_diff_file *df, const char *path, const struct diag_sink *like,
+			       const struct config *c, uint32_t index)
 {
-	for (uint32_t k = from; k < s->nmods; k++) {
-		struct diff_side *d = &s->mods[k];
-		d->findings = arena_array(a, sink->n ? sink->n : 1, sizeof *d->findings);
-		for (uint32_t j = 0; j < sink->n; j++)
-			if (!strcmp(sink->items[j]->module, d->m->name ? d->m->name->str : ""))
-				d->findings[d->nfindings++] = sink->items[j];
-	}
-}
-
-/* -j: a worker loads one file of a side and runs the rules; the delivery
- * settles suppressions and the baseline and adds its modules to the side,
- * in input order, and stops at the first file with errors. */
-struct cmd_diff_run {
-	struct cmd_diff_side *s;
-	struct config *c;
-	struct diag_sink *d;
-	struct arena *a;
-};
-
-static void *cmd_diff_work(void *ctx, int k)
-{
-	struct cmd_diff_run *r = ctx;
-	struct cmd_diff_file *df = xcalloc(1, sizeof *df);
 	finding_sink_init(&df->sink);
-	cmd_load_deferred(r->s->in.paths[k], r->d, &df->in);
+	cmd_load_deferred(path, like, &df->in);
 	if (df->in.f && !df->in.d.errors) {
 		struct lint_hooks h = { df, cmd_diff_module, NULL };
-		df->ok = lint_run(df->in.f, df->in.src, (uint32_t)k, r->c, &df->in.d, &df->sink, &h);
+		df->ok = lint_run(df->in.f, df->in.src, index, c, &df->in.d, &df->sink, &h);
 	}
-	return df;
 }
 
 static void cmd_diff_file_free(struct cmd_diff_file *df)
@@ -176,95 +236,28 @@ static void cmd_diff_file_free(struct cmd_diff_file *df)
 	free(df->mods);
 }
 
-static void cmd_diff_drop(void *ctx, int k, void *res)
+/* The findings of df's modules in its sink. */
+static void cmd_diff_findings(struct cmd_diff_file *df, struct arena *a)
 {
-	(void)ctx, (void)k;
-	cmd_diff_file_free(res);
-	free(res);
+	const struct finding_sink *sink = &df->sink;
+	for (uint32_t k = 0; k < df->nmods; k++) {
+		struct diff_side *d = &df->mods[k];
+		d->findings = arena_array(a, sink->n ? sink->n : 1, sizeof *d->findings);
+		for (uint32_t j = 0; j < sink->n; j++)
+			if (!strcmp(sink->items[j]->module, d->m->name ? d->m->name->str : ""))
+				d->findings[d->nfindings++] = sink->items[j];
+	}
 }
 
-static bool cmd_diff_deliver(void *ctx, int k, void *res)
-{
-	struct cmd_diff_run *r = ctx;
-	struct cmd_diff_side *s = r->s;
-	struct cmd_diff_file *w = res, *df = &s->files[s->nfiles++];
-	diag_replay(r->d, &w->in.d);
-	diag_free(&w->in.d);        /* its buffer belongs to w: not to be copied */
-	*df = *w;
-	free(w);
-	if (!df->ok)
-		return false;
-	lint_settle(r->c, &df->sink, 0);
-	uint32_t from = s->nmods;
-	s->mods = xreallocarray(s->mods, s->nmods + df->nmods + 1, sizeof *s->mods);
-	for (uint32_t j = 0; j < df->nmods; j++) {
-		s->mods[s->nmods] = df->mods[j];
-		s->mods[s->nmods++].path = s->in.paths[k];
-	}
-	cmd_diff_findings(s, from, &df->sink, r->a);
-	return true;
-}
-
-static bool cmd_diff_load(const char *path, const struct cmd_lint_args *la, struct config *c, struct diag_sink *d,
-			  struct arena *a, struct cmd_diff_side *s)
-{
-	if (!cmd_inputs((char *const *)&path, 1, la->all_stages, &s->in))
-		return false;
-	s->files = xcalloc((size_t)s->in.n, sizeof *s->files);
-	struct cmd_diff_run r = { s, c, d, a };
-	struct jobs j = { s->in.n, la->jobs, &r, cmd_diff_work, cmd_diff_deliver, cmd_diff_drop };
-	if (!jobs_run(&j))
-		return false;
-	s->paired = xcalloc(s->nmods + 1, sizeof *s->paired);
-	/* Stems indexed once: pairing 10,000 modules compared every pair. */
-	s->stems = intern_new_empty();
-	s->same_stem = xcalloc(s->nmods + 1, sizeof *s->same_stem);
-	for (uint32_t k = s->nmods; k-- > 0;) {
-		const char *n = s->mods[k].m->name ? s->mods[k].m->name->str : "", *b;
-		size_t nb = finding_stem(n, strlen(n), true, &b);
-		struct interned *e = intern(s->stems, b, nb);
-		s->same_stem[k] = (uint32_t)(uintptr_t)e->data;
-		e->data = (void *)(uintptr_t)(k + 1);
-	}
-	return true;
-}
-
-static void cmd_diff_side_free(struct cmd_diff_side *s)
-{
-	for (uint32_t k = 0; k < s->nfiles; k++)
-		cmd_diff_file_free(&s->files[k]);
-	free(s->files);
-	free(s->mods);
-	free(s->paired);
-	free(s->same_stem);
-	if (s->stems)
-		intern_free(s->stems);
-	cmd_inputs_free(&s->in);
-}
-
-/* The module of s named like m (the same name stem), not yet paired: the
- * first of its stem's chain, which drops the paired ones as it goes. */
-static struct diff_side *cmd_diff_partner(struct cmd_diff_side *s, const struct hlo_module *m)
-{
-	const char *a;
-	const char *mn = m->name ? m->name->str : "";
-	size_t na = finding_stem(mn, strlen(mn), true, &a);
-	struct interned *e = intern_find(s->stems, a, na);
-	while (e && e->data) {
-		uint32_t k = (uint32_t)(uintptr_t)e->data - 1;
-		e->data = (void *)(uintptr_t)s->same_stem[k];
-		if (!s->paired[k]) {
-			s->paired[k] = true;
-			return &s->mods[k];
-		}
-	}
-	/* One module on each side: they are the program, whatever their names. */
-	if (s->nmods == 1 && !s->paired[0]) {
-		s->paired[0] = true;
-		return &s->mods[0];
-	}
-	return NULL;
-}
+/* Unit k: new file k with the old files it pairs with (olds), or, past
+ * the new files, an old file nothing pairs with (loaded for its errors). */
+struct cmd_diff_unit {
+	struct cmd_diff_file new;   /* loaded unless the unit is a lonely old file */
+	bool has_new;
+	struct cmd_diff_file *olds;
+	uint32_t *old_files;        /* which old file each of olds is */
+	uint32_t nolds;
+};
 
 /* ---- Text ---- */
 
@@ -477,60 +470,205 @@ static bool cmd_diff_grew(const struct diff_args *a, const struct diff_side *o, 
 	return a->growth_pct ? cmd_diff_pct(ot, nt) > a->growth : (double)(nt - ot) > a->growth;
 }
 
-/* Pairs and compares every module; the exit status. */
-static int cmd_diff_report(const struct diff_args *a, struct config *cfg, struct cmd_diff_side *os,
-			   struct cmd_diff_side *ns, struct arena *ar)
-{
+/* The run: both sides' names and pairs, then the units on -j workers,
+ * delivered in order; at most -j units (a new file and its partners) are
+ * held at once, whatever the folders hold. */
+struct cmd_diff_run {
+	const struct diff_args *a;
+	struct config *c;
+	struct diag_sink *d;
+	struct cmd_diff_names os, ns;
+	uint32_t *lonely;           /* old files no new module pairs with */
+	uint32_t nlonely;
+	bool json, failing;
 	struct json_writer w;
-	bool json = a->format == REPORT_JSON, failing = false;
-	uint32_t npairs = 0, nchanges = 0, nadded = 0, nresolved = 0;
-	if (json) {
-		json_init(&w, stdout, 2);
-		json_begin_object(&w);
-		json_key(&w, "schema");
-		json_int(&w, 1);
-		json_key(&w, "pairs");
-		json_begin_array(&w);
+	uint32_t npairs, nchanges, nadded, nresolved;
+};
+
+static void *cmd_diff_work(void *ctx, int k)
+{
+	struct cmd_diff_run *r = ctx;
+	struct cmd_diff_unit *u = xcalloc(1, sizeof *u);
+	uint32_t nnew = (uint32_t)r->ns.in.n;
+	if ((uint32_t)k >= nnew) {
+		uint32_t f = r->lonely[(uint32_t)k - nnew];
+		u->olds = xcalloc(1, sizeof *u->olds);
+		u->old_files = xcalloc(1, sizeof *u->old_files);
+		u->old_files[u->nolds++] = f;
+		cmd_diff_file_load(&u->olds[0], r->os.in.paths[f], r->d, r->c, f);
+		return u;
 	}
-	for (uint32_t k = 0; k < ns->nmods; k++) {
-		struct diff_side *n = &ns->mods[k], *o = cmd_diff_partner(os, n->m);
-		if (!o) {
-			if (!json)
-				diag_line(stdout, "%s: module %s is new (nothing in %s to compare with)\n", n->path,
-					n->m->name ? n->m->name->str : "?", a->old);
+	uint32_t from = r->ns.first[k], to = r->ns.first[k + 1];
+	u->olds = xcalloc(to - from + 1, sizeof *u->olds);
+	u->old_files = xcalloc(to - from + 1, sizeof *u->old_files);
+	for (uint32_t j = from; j < to; j++) {
+		if (r->ns.v[j].partner < 0)
 			continue;
+		uint32_t f = r->os.v[r->ns.v[j].partner].file, q = 0;
+		while (q < u->nolds && u->old_files[q] != f)
+			q++;
+		if (q == u->nolds) {
+			u->old_files[u->nolds] = f;
+			cmd_diff_file_load(&u->olds[u->nolds++], r->os.in.paths[f], r->d, r->c, f);
 		}
-		struct diff_result r;
-		diff_run(o, n, a->top, ar, &r);
-		bool grew = cmd_diff_grew(a, o, n);
-		failing |= grew;
-		for (uint32_t j = 0; j < r.nadded; j++)
-			failing |= finding_fails(r.added[j], cfg->fail_on);
-		npairs++;
-		nchanges += r.nchanges;
-		nadded += r.nadded;
-		nresolved += r.nresolved;
-		if (json)
-			cmd_diff_json_pair(&w, o, n, &r, grew);
-		else
-			cmd_diff_text_pair(stdout, o, n, &r);
 	}
-	if (json) {
-		json_end_array(&w);
-		json_end_object(&w);
-		json_finish(&w);
-	} else {
-		printf("hlolint diff: %u module%s compared, %u buffer change%s, %u new finding%s, %u gone%s\n", npairs,
-		       npairs == 1 ? "" : "s", nchanges, nchanges == 1 ? "" : "s", nadded, nadded == 1 ? "" : "s",
-		       nresolved, a->has_growth && failing ? "; fails --fail-on-growth or --fail-on" : "");
+	cmd_diff_file_load(&u->new, r->ns.in.paths[k], r->d, r->c, nnew + (uint32_t)k);
+	u->has_new = true;
+	return u;
+}
+
+static void cmd_diff_unit_free(struct cmd_diff_unit *u)
+{
+	for (uint32_t q = 0; q < u->nolds; q++)
+		cmd_diff_file_free(&u->olds[q]);
+	free(u->olds);
+	free(u->old_files);
+	if (u->has_new)
+		cmd_diff_file_free(&u->new);
+	free(u);
+}
+
+static void cmd_diff_drop(void *ctx, int k, void *res)
+{
+	(void)ctx, (void)k;
+	cmd_diff_unit_free(res);
+}
+
+/* Its errors shown, its suppressions and baseline settled (input order);
+ * false when it could not be read or linted. */
+static bool cmd_diff_settle(struct cmd_diff_run *r, struct cmd_diff_file *df, struct arena *a)
+{
+	diag_replay(r->d, &df->in.d);
+	if (!df->ok)
+		return false;
+	lint_settle(r->c, &df->sink, 0);
+	cmd_diff_findings(df, a);
+	return true;
+}
+
+/* The module of df named name, else its only one; NULL when none. */
+static struct diff_side *cmd_diff_named(struct cmd_diff_file *df, const char *name, bool *used)
+{
+	for (uint32_t k = 0; k < df->nmods; k++)
+		if (!used[k] && !strcmp(df->mods[k].m->name ? df->mods[k].m->name->str : "", name))
+			return used[k] = true, &df->mods[k];
+	return df->nmods == 1 && !used[0] ? (used[0] = true, &df->mods[0]) : NULL;
+}
+
+/* The old module new module n of unit k pairs with, or NULL. */
+static struct diff_side *cmd_diff_old_of(struct cmd_diff_run *r, int k, struct cmd_diff_unit *u,
+					 const struct hlo_module *n, bool *taken, bool **old_used)
+{
+	const char *name = n->name ? n->name->str : "";
+	uint32_t from = r->ns.first[k], to = r->ns.first[k + 1], j = from;
+	while (j < to && (taken[j - from] || strcmp(r->ns.v[j].name, name)))
+		j++;
+	if (j == to && to - from == 1 && !taken[0])
+		j = from;   /* a module without a header line */
+	if (j == to)
+		return NULL;
+	taken[j - from] = true;
+	if (r->ns.v[j].partner < 0)
+		return NULL;
+	const struct cmd_diff_name *o = &r->os.v[r->ns.v[j].partner];
+	for (uint32_t q = 0; q < u->nolds; q++)
+		if (u->old_files[q] == o->file)
+			return cmd_diff_named(&u->olds[q], o->name, old_used[q]);
+	return NULL;
+}
+
+static void cmd_diff_compare(struct cmd_diff_run *r, struct diff_side *o, struct diff_side *n, struct arena *a)
+{
+	struct diff_result res;
+	diff_run(o, n, r->a->top, a, &res);
+	bool grew = cmd_diff_grew(r->a, o, n);
+	r->failing |= grew;
+	for (uint32_t j = 0; j < res.nadded; j++)
+		r->failing |= finding_fails(res.added[j], r->c->fail_on);
+	r->npairs++;
+	r->nchanges += res.nchanges;
+	r->nadded += res.nadded;
+	r->nresolved += res.nresolved;
+	if (r->json)
+		cmd_diff_json_pair(&r->w, o, n, &res, grew);
+	else
+		cmd_diff_text_pair(stdout, o, n, &res);
+}
+
+static bool cmd_diff_deliver(void *ctx, int k, void *res)
+{
+	struct cmd_diff_run *r = ctx;
+	struct cmd_diff_unit *u = res;
+	struct arena a;
+	arena_init(&a);
+	bool ok = true;
+	for (uint32_t q = 0; q < u->nolds && ok; q++)
+		ok = cmd_diff_settle(r, &u->olds[q], &a);
+	if (ok && k < r->ns.in.n && (ok = cmd_diff_settle(r, &u->new, &a))) {
+		bool *taken = xcalloc(r->ns.first[k + 1] - r->ns.first[k] + 1, sizeof *taken);
+		bool **old_used = xcalloc(u->nolds + 1, sizeof *old_used);
+		for (uint32_t q = 0; q < u->nolds; q++)
+			old_used[q] = xcalloc(u->olds[q].nmods + 1, sizeof **old_used);
+		for (uint32_t j = 0; j < u->new.nmods; j++) {
+			struct diff_side *n = &u->new.mods[j], *o = cmd_diff_old_of(r, k, u, n->m, taken, old_used);
+			if (o)
+				cmd_diff_compare(r, o, n, &a);
+			else if (!r->json)
+				diag_line(stdout, "%s: module %s is new (nothing in %s to compare with)\n", n->path,
+					  n->m->name ? n->m->name->str : "?", r->a->old);
+		}
+		for (uint32_t q = 0; q < u->nolds; q++)
+			free(old_used[q]);
+		free(old_used);
+		free(taken);
 	}
-	if (fflush(stdout) || ferror(stdout))
-		return 2;   /* said by main_stdout_done */
-	if (!npairs) {
+	cmd_diff_unit_free(u);
+	arena_free(&a);
+	return ok;
+}
+
+/* Pairs, then loads and compares a unit at a time; the exit status. */
+static int cmd_diff_report(struct cmd_diff_run *r)
+{
+	const struct diff_args *a = r->a;
+	bool *wanted = xcalloc((size_t)r->os.in.n + 1, sizeof *wanted);
+	for (uint32_t j = 0; j < r->ns.n; j++)
+		if (r->ns.v[j].partner >= 0)
+			wanted[r->os.v[r->ns.v[j].partner].file] = true;
+	r->lonely = xcalloc((size_t)r->os.in.n + 1, sizeof *r->lonely);
+	for (int f = 0; f < r->os.in.n; f++)
+		if (!wanted[f])
+			r->lonely[r->nlonely++] = (uint32_t)f;
+	free(wanted);
+	r->json = a->format == REPORT_JSON;
+	if (r->json) {
+		json_init(&r->w, stdout, 2);
+		json_begin_object(&r->w);
+		json_key(&r->w, "schema");
+		json_int(&r->w, 1);
+		json_key(&r->w, "pairs");
+		json_begin_array(&r->w);
+	}
+	struct jobs j = { r->ns.in.n + (int)r->nlonely, a->lint.jobs, r, cmd_diff_work, cmd_diff_deliver,
+			  cmd_diff_drop };
+	bool ok = jobs_run(&j);
+	if (r->json) {
+		json_end_array(&r->w);
+		json_end_object(&r->w);
+		json_finish(&r->w);
+	} else if (ok) {
+		printf("hlolint diff: %u module%s compared, %u buffer change%s, %u new finding%s, %u gone%s\n",
+		       r->npairs, r->npairs == 1 ? "" : "s", r->nchanges, r->nchanges == 1 ? "" : "s", r->nadded,
+		       r->nadded == 1 ? "" : "s", r->nresolved,
+		       a->has_growth && r->failing ? "; fails --fail-on-growth or --fail-on" : "");
+	}
+	if (fflush(stdout) || ferror(stdout) || !ok)
+		return 2;   /* stdout: said by main_stdout_done; errors: said as read */
+	if (!r->npairs) {
 		fprintf(stderr, "hlolint: error: no module of %s has a counterpart in %s\n", a->new, a->old);
 		return 2;
 	}
-	return failing && !cfg->exit_zero ? 1 : 0;
+	return r->failing && !r->c->exit_zero ? 1 : 0;
 }
 
 /* Whether both inputs were given (cmd_frame). */
@@ -539,19 +677,19 @@ static bool cmd_diff_ready(const void *a)
 	return ((const struct diff_args *)a)->new != NULL;
 }
 
-/* Both sides loaded, then compared. */
+/* Both sides named and paired, then compared a unit at a time. */
 static int cmd_diff_run(void *args, struct config *cfg, struct diag_sink *d)
 {
 	struct diff_args *a = args;
-	struct arena ar;
-	arena_init(&ar);
-	struct cmd_diff_side os = { 0 }, ns = { 0 };
+	struct cmd_diff_run r = { .a = a, .c = cfg, .d = d };
 	int rc = 2;
-	if (cmd_diff_load(a->old, &a->lint, cfg, d, &ar, &os) && cmd_diff_load(a->new, &a->lint, cfg, d, &ar, &ns))
-		rc = cmd_diff_report(a, cfg, &os, &ns, &ar);
-	cmd_diff_side_free(&os);
-	cmd_diff_side_free(&ns);
-	arena_free(&ar);
+	if (cmd_diff_names(a->old, a->lint.all_stages, &r.os) && cmd_diff_names(a->new, a->lint.all_stages, &r.ns)) {
+		cmd_diff_pair(&r.os, &r.ns);
+		rc = cmd_diff_report(&r);
+	}
+	cmd_diff_names_free(&r.os);
+	cmd_diff_names_free(&r.ns);
+	free(r.lonely);
 	return rc;
 }
 

@@ -2,6 +2,8 @@
  * only: no allocation, no diagnostics (callers report an unclosed comment
  * where it matters). */
 #include "lex.h"
+#include <ctype.h>
+#include <string.h>
 
 size_t lex_comment_end(const char *s, size_t n, size_t i, bool *open)
 {
@@ -41,4 +43,31 @@ size_t lex_skip_blank(const char *s, size_t n, size_t i, bool *open)
 		}
 	}
 	return i;
+}
+
+unsigned lex_module_names(const char *s, size_t n, void (*each)(void *ctx, const char *name, size_t len), void *ctx)
+{
+	static const char kw[] = "HloModule";
+	const size_t kl = sizeof kw - 1;
+	unsigned count = 0;
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) : n, p = i;
+		while (p < end && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+		if (end - p > kl && !memcmp(s + p, kw, kl) && (s[p + kl] == ' ' || s[p + kl] == '\t')) {
+			p += kl;
+			while (p < end && (s[p] == ' ' || s[p] == '\t'))
+				p++;
+			size_t e = p;
+			while (e < end && (isalnum((unsigned char)s[e]) || s[e] == '_' || s[e] == '.' || s[e] == '-'))
+				e++;
+			if (e > p) {
+				each(ctx, s + p, e - p);
+				count++;
+			}
+		}
+		i = end + 1;
+	}
+	return count;
 }

@@ -3,7 +3,7 @@
  * printing and rewriting): spaces, tabs, line breaks, U+00A0, "//" and
  * block comments, as grammar/hlo.l reads them.  The only comment skipper
  * besides the scanner; it does not tokenize anything else (hex digits
- * aside). */
+ * and the "HloModule NAME" header lines aside). */
 #ifndef HLO_LEX_H
 #define HLO_LEX_H
 #include <stdbool.h>
@@ -26,6 +26,13 @@ size_t lex_comment_end(const char *s, size_t n, size_t i, bool *open);
  * comment is not blank: the offset returned is its start, and *open (may
  * be NULL) is set. */
 size_t lex_skip_blank(const char *s, size_t n, size_t i, bool *open);
+
+/* Calls each(ctx, name, n) for the name after every "HloModule" that
+ * starts a line (after blanks), in order: the modules a file holds, found
+ * without parsing it (diff pairs the modules of two folders before loading
+ * them).  A string holding such a line may add a name: callers match the
+ * parsed modules by name.  Returns how many. */
+unsigned lex_module_names(const char *s, size_t n, void (*each)(void *ctx, const char *name, size_t len), void *ctx);
 
 /* The value of hex digit c (0-9, a-f, A-F), or -1: string escapes and nan
  * payloads in text the scanner accepted. */
