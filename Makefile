@@ -70,7 +70,7 @@ compile = $(CC) $(CPPFLAGS) $(1) -c -o $@ $< 2>$@.warn; st=$$?; cat $@.warn >&2;
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-long check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale demo corpus-xla check-xla install uninstall FORCE
+.PHONY: all clean deps check check-long check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale bench-shapes demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -434,6 +434,32 @@ bench-scale: all build/bench/measure $(BENCH_FILE) $(BENCH_SCALE_FILE)
 		      print a > "build/bench/check.secs"; print b > "build/bench/check-scale.secs"; \
 		      printf "check on 10x the input takes %.2fx the time: target <=10.5x %s\n", r, \
 		         (r <= 10.5 ? "ok" : "MISSED"); exit r > 10.5 }' build/bench/check.all build/bench/check-scale.all
+
+# `make bench-shapes`: check on modules of other shapes than the train step
+# (genhlo -k: many small fused computations, untiled, long metadata, large
+# constants, deep tuples) and on a real compile scaled up (corpora/xla's
+# llama step for v5e, its module repeated to BENCH_MB), each against
+# check's targets (docs/bench.md).
+BENCH_SHAPES := small untiled meta constants tuples
+BENCH_REAL   := corpora/xla/out/llama/fit/tpu-v5e/after_optimizations.hlo.gz
+build/bench/shape-%.hlo: build/bench/genhlo build/bench/params
+	@echo "  GEN     $@ ($(BENCH_MB) MB, shape $*)"
+	$(Q)build/bench/genhlo -s $(BENCH_SEED) -k $* -m $(BENCH_MB) -o $@ 2>/dev/null
+build/bench/real-scaled.hlo: $(BENCH_REAL) build/bench/params
+	@echo "  GEN     $@ ($(BENCH_MB) MB of $(BENCH_REAL))"
+	$(Q)gzip -dc $< >$@.one && n=$$(( $(BENCH_MB) * 1048576 / $$(wc -c <$@.one) + 1 )) && \
+		: >$@.tmp && for i in $$(seq $$n); do cat $@.one >>$@.tmp; echo >>$@.tmp; done && \
+		rm -f $@.one && mv $@.tmp $@
+
+bench-shapes: all build/bench/measure $(addprefix build/bench/shape-,$(addsuffix .hlo,$(BENCH_SHAPES))) \
+		build/bench/real-scaled.hlo
+	$(Q)printf '%-9s %7s %9s %7s %8s %8s\n' module MB/s "best of $(BENCH_RUNS)" "x wc" RSS anon; \
+	st=0; for f in $(addprefix build/bench/shape-,$(addsuffix .hlo,$(BENCH_SHAPES))) build/bench/real-scaled.hlo; do \
+		n=$$(basename $$f .hlo); n=$${n#shape-}; \
+		build/bench/measure -r $(BENCH_RUNS) -o build/bench/wc-$$n.secs "wc -l" $$f wc -l $$f >/dev/null; \
+		build/bench/measure -r $(BENCH_RUNS) -b $$(cat build/bench/wc-$$n.secs) -t $(BENCH_TARGET_check) \
+			$$n $$f $(BUILD)/hlolint check --no-config $$f || st=1; \
+	done; [ $$st = 0 ] || echo "bench-shapes: a target was missed (docs/bench.md)"; exit $$st
 
 # ---- Ground truth from the real compiler (corpora/xla) ----------------------
 # `make corpus-xla` makes a virtual environment with the pinned JAX, jaxlib

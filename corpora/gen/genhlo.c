@@ -5,8 +5,11 @@
  * Every shape is consistent, so the module parses AND verifies.  It is not
  * a model of any real network and makes no claim about its numerics.
  *
- * usage: genhlo [-s SEED] [-m MIB] [-o FILE]   (defaults: 1, 100, stdout) */
+ * -k SHAPE writes another shape of module (see "other module shapes").
+ *
+ * usage: genhlo [-s SEED] [-m MIB] [-k SHAPE] [-o FILE]   (defaults: 1, 100, train, stdout) */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -665,6 +668,183 @@ static void gen_module(uint64_t target)
 	free(eb.p);
 }
 
+
+/* ---- other module shapes (-k) ----------------------------------------------
+ * The train step above is few large computations.  Real modules come in
+ * other shapes, and speed must hold on each (docs/bench.md):
+ *   small      many small fused computations, TPU tiles on every shape and
+ *              metadata on every instruction (a 100 MB module of ~550k
+ *              instructions, as big models' compiles are)
+ *   untiled    the same in bf16 with GPU-style layouts (no tiles)
+ *   meta       long op_names, source paths and backend_config on everything
+ *   constants  large printed constants between the fusions
+ *   tuples     deep tuple shapes: fusions returning nested tuples and the
+ *              get-tuple-element chains that take them apart */
+enum gen_kind { GEN_TRAIN, GEN_SMALL, GEN_UNTILED, GEN_META, GEN_CONSTANTS, GEN_TUPLES };
+static enum gen_kind gen_kind;
+
+static const char *gen_k_shape(bool sig)
+{
+	if (gen_kind == GEN_UNTILED)
+		return sig ? "bf16[128,256]" : "bf16[128,256]{1,0}";
+	return sig ? "f32[128,256]" : "f32[128,256]{1,0:T(8,128)}";
+}
+
+static const char *gen_k_meta(const char *what)
+{
+	static char m[1024];
+	if (gen_kind != GEN_META)
+		return gen_meta(what);
+	snprintf(m, sizeof m,
+		 "metadata={op_name=\"jit(train_step)/jit(main)/jvp(transformer)/while/body/remat(checkpoint)/"
+		 "decoder/layers_%u/attention/multi_head_dot_product_attention/%s/dot_general[dimension_numbers="
+		 "(((2,), (1,)), ((0,), (0,))) precision=None preferred_element_type=float32]\" "
+		 "source_file=\"/home/user/.cache/pypoetry/virtualenvs/project-py3.11/lib/python3.11/site-packages/"
+		 "flax/linen/attention.py\" source_line=%u scheduling_name=\"%s.%u\"}",
+		 gen_layer, what, 100 + gen_below(900), what, gen_uid);
+	return m;
+}
+
+static const char *gen_k_backend(void)
+{
+	static char c[1024];
+	if (gen_kind != GEN_META)
+		return gen_backend();
+	snprintf(c, sizeof c,
+		 "backend_config={\"flag_configs\":[],\"scoped_memory_configs\":[{\"memory_space\":\"1\","
+		 "\"offset\":\"0\",\"size\":\"%u\"}],\"used_scoped_memory_configs\":[],\"output_chunk_bound_config\":"
+		 "{\"output_chunk_bound\":[\"1\",\"%u\"]},\"estimated_cycles\":\"%u\",\"retry_config\":{\"retry_count\":"
+		 "\"0\"},\"outer_dimension_partitions\":[\"1\",\"2\",\"4\"],\"fusion_config\":{\"kind\":\"kLoop\","
+		 "\"tiling\":{\"sizes\":[\"8\",\"128\"]}},\"device_type\":\"DEVICE_TYPE_TPU\",\"operation_queue_id\":"
+		 "\"%u\",\"wait_on_operation_queues\":[],\"force_earliest_schedule\":false}",
+		 1u << (10 + gen_below(12)), 128u << gen_below(4), 1000 + gen_below(900000), gen_below(4));
+	return c;
+}
+
+/* A small fused computation of 3-6 element-wise steps on one shape. */
+static const char *gen_k_fused(gen_name comp)
+{
+	static struct gen_buf fb;
+	struct gen_buf *b = &fb;
+	static const char *const ops[] = { "add", "multiply", "subtract", "maximum" };
+	static const char *const un[] = { "tanh", "exponential", "negate", "abs" };
+	gen_name p0, p1, x, y;
+	gen_new(p0, "%param_0");
+	gen_new(p1, "%param_1");
+	char sig[200];
+	snprintf(sig, sizeof sig, "%s: %s, %s: %s", p0 + 1, gen_k_shape(true), p1 + 1, gen_k_shape(true));
+	gen_new(comp, "%fused_computation");
+	bput(b, "%s (%s) -> %s {\n", comp, sig, gen_k_shape(true));
+	I("%s = %s parameter(0)\n", p0, gen_k_shape(false));
+	I("%s = %s parameter(1)\n", p1, gen_k_shape(false));
+	strcpy(x, p0);
+	unsigned n = 1 + gen_below(4);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned r = gen_below(4);
+		if (k % 2)
+			I("%s = %s %s(%s), %s\n", gen_new(y, "%unary"), gen_k_shape(false), un[r], x, gen_k_meta(un[r]));
+		else
+			I("%s = %s %s(%s, %s), %s\n", gen_new(y, "%binary"), gen_k_shape(false), ops[r], x, p1,
+			  gen_k_meta(ops[r]));
+		strcpy(x, y);
+	}
+	I("ROOT %s = %s add(%s, %s), %s\n", gen_new(y, "%add"), gen_k_shape(false), x, p0, gen_k_meta("add"));
+	gen_end(b);
+	return comp;
+}
+
+/* A fused computation returning a nested tuple (shape tsh, signature tsg). */
+static const char *gen_k_tuple_comp(gen_name comp, const char *tsh, const char *tsg)
+{
+	static struct gen_buf fb;
+	struct gen_buf *b = &fb;
+	gen_name p0, p1, a, m, t1, t2, t3, f, c0, c1;
+	const char *sh = gen_k_shape(false), *sg = gen_k_shape(true);
+	gen_new(p0, "%param_0");
+	gen_new(p1, "%param_1");
+	gen_new(comp, "%fused_computation");
+	bput(b, "%s (%s: %s, %s: %s) -> %s {\n", comp, p0 + 1, sg, p1 + 1, sg, tsg);
+	I("%s = %s parameter(0)\n", p0, sh);
+	I("%s = %s parameter(1)\n", p1, sh);
+	I("%s = %s add(%s, %s), %s\n", gen_new(a, "%add"), sh, p0, p1, gen_k_meta("add"));
+	I("%s = %s multiply(%s, %s), %s\n", gen_new(m, "%multiply"), sh, a, p1, gen_k_meta("mul"));
+	I("%s = " S32 " constant(%u)\n", gen_new(c0, "%constant"), gen_layer);
+	I("%s = " SCALAR " constant(1)\n", gen_new(c1, "%constant"));
+	I("%s = (%s, " SCALAR ") tuple(%s, %s)\n", gen_new(t1, "%tuple"), sh, m, c1);
+	I("%s = (" S32 ", (%s, " SCALAR ")) tuple(%s, %s)\n", gen_new(t2, "%tuple"), sh, c0, t1);
+	I("%s = (%s, (" S32 ", (%s, " SCALAR "))) tuple(%s, %s)\n", gen_new(t3, "%tuple"), sh, sh, a, t2);
+	I("ROOT %s = %s tuple(%s, %s)\n", gen_new(f, "%tuple"), tsh, m, t3);
+	gen_end(b);
+	return comp;
+}
+
+/* A fusion returning a nested tuple, and the get-tuple-element chain out. */
+static const char *gen_k_tuple_step(struct gen_buf *b, gen_name out, const char *h, const char *p)
+{
+	gen_name comp, f, g1, g2, g3;
+	const char *sh = gen_k_shape(false), *sg = gen_k_shape(true);
+	char tsh[512], tsg[512];
+	snprintf(tsh, sizeof tsh, "(%s, (%s, (" S32 ", (%s, " SCALAR "))))", sh, sh, sh);
+	snprintf(tsg, sizeof tsg, "(%s, (%s, (s32[], (%s, f32[]))))", sg, sg, sg);
+	gen_k_tuple_comp(comp, tsh, tsg);
+	I("%s = %s fusion(%s, %s), kind=kLoop, calls=%s, %s\n", gen_new(f, "%fusion"), tsh, h, p, comp,
+	  gen_k_meta("fusion"));
+	I("%s = (%s, (" S32 ", (%s, " SCALAR "))) get-tuple-element(%s), index=1\n", gen_new(g1, "%get-tuple-element"),
+	  sh, sh, f);
+	I("%s = (" S32 ", (%s, " SCALAR ")) get-tuple-element(%s), index=1\n", gen_new(g2, "%get-tuple-element"), sh,
+	  g1);
+	I("%s = (%s, " SCALAR ") get-tuple-element(%s), index=1\n", gen_new(g3, "%get-tuple-element"), sh, g2);
+	I("%s = %s get-tuple-element(%s), index=0\n", gen_new(out, "%get-tuple-element"), sh, g3);
+	return out;
+}
+
+static void gen_k_module(uint64_t target)
+{
+	struct gen_buf eb = { 0 }, hb = { 0 };
+	struct gen_buf *b = &hb;
+	bput(b, "HloModule jit_step, is_scheduled=true, entry_computation_layout={(%s, %s)->%s}, "
+		"num_partitions=1\n\n", gen_k_shape(false), gen_k_shape(false), gen_k_shape(false));
+	gen_flush(b);
+	b = &eb;
+	gen_name p0, p1, h, nh;
+	I("%s = %s parameter(0), %s\n", gen_new(p0, "%p"), gen_k_shape(false), gen_k_meta("args[0]"));
+	I("%s = %s parameter(1), %s\n", gen_new(p1, "%p"), gen_k_shape(false), gen_k_meta("args[1]"));
+	strcpy(h, p0);
+	char sig[160];
+	snprintf(sig, sizeof sig, "%s: %s, %s: %s", p0 + 1, gen_k_shape(true), p1 + 1, gen_k_shape(true));
+	unsigned layer = 0;
+	while (gen_written + eb.n + 4096 < target) {
+		gen_layer = layer++ / 16;
+		if (gen_kind == GEN_TUPLES && gen_below(2)) {
+			gen_k_tuple_step(b, nh, h, p1);
+		} else if (gen_kind == GEN_CONSTANTS && gen_below(8) == 0) {
+			gen_name c;
+			I("%s = f32[2048]{0} constant({", gen_new(c, "%constant"));
+			for (int k = 0; k < 2048; k++)
+				bput(b, "%s%.7g", k ? ", " : "", (double)gen_below(2000000) / 1e6 - 1.0);
+			bput(b, "})\n");
+			strcpy(nh, h);
+		} else {
+			gen_name comp;
+			gen_k_fused(comp);
+			I("%s = %s fusion(%s, %s), kind=kLoop, calls=%s, %s, %s\n", gen_new(nh, "%fusion"),
+			  gen_k_shape(false), h, p1, comp, gen_k_meta("fusion"), gen_k_backend());
+		}
+		strcpy(h, nh);
+	}
+	gen_name r;
+	I("ROOT %s = %s negate(%s), %s\n", gen_new(r, "%negate"), gen_k_shape(false), h, gen_k_meta("negate"));
+	bput(b, "}\n");
+	struct gen_buf head = { 0 };
+	gen_layer = 0;
+	bput(&head, "ENTRY %%main.%u (%s) -> %s {\n", gen_uid++, sig, gen_k_shape(true));
+	gen_flush(&head);
+	gen_flush(&eb);
+	free(head.p);
+	free(hb.p);
+	free(eb.p);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
@@ -677,8 +857,19 @@ int main(int argc, char **argv)
 			mib = strtod(argv[++k], NULL);
 		else if (!strcmp(argv[k], "-o") && k + 1 < argc)
 			path = argv[++k];
-		else {
-			fprintf(stderr, "usage: genhlo [-s SEED] [-m MIB] [-o FILE]\n");
+		else if (!strcmp(argv[k], "-k") && k + 1 < argc) {
+			static const char *const kinds[] = { "train", "small", "untiled", "meta", "constants", "tuples", NULL };
+			const char *v = argv[++k];
+			int j = 0;
+			while (kinds[j] && strcmp(kinds[j], v))
+				j++;
+			if (!kinds[j]) {
+				fprintf(stderr, "genhlo: unknown shape '%s'\n", v);
+				return 2;
+			}
+			gen_kind = (enum gen_kind)j;
+		} else {
+			fprintf(stderr, "usage: genhlo [-s SEED] [-m MIB] [-k SHAPE] [-o FILE]\n");
 			return 2;
 		}
 	}
@@ -688,7 +879,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "genhlo: cannot open '%s': %s\n", path, strerror(errno));
 		return 1;
 	}
-	gen_module((uint64_t)(mib * 1048576.0));
+	if (gen_kind == GEN_TRAIN)
+		gen_module((uint64_t)(mib * 1048576.0));
+	else
+		gen_k_module((uint64_t)(mib * 1048576.0));
 	if (fflush(gen_out) != 0 || (path && fclose(gen_out) != 0))
 		gen_die("write error");
 	fprintf(stderr, "genhlo: %.1f MB, %llu instructions, seed %llu\n", gen_written / 1e6,

@@ -151,7 +151,7 @@ static void test_placement(void)
 			     "\rENTRY %e (p: f32[2]) -> f32[2] {\r"
 			     "\t// hlolint: unit-a: at %q: first on q\r"
 			     "\t%p = f32[2]{0} parameter(0) %q = f32[2]{0} negate(%p)\r"
-			     "\t// hlolint: unit-b: on r with a newline\r"
+			     "\t// hlolint: unit-b: on r\\x0awith a newline\r"  /* escaped as in every text output */
 			     "\tROOT %r = f32[2]{0} negate(%q)\r}\r");
 		free(t);
 		/* No items: nothing changes. */
