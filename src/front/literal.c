@@ -238,6 +238,55 @@ static void literal_lex_word(struct literal_parser *P, uint64_t p, bool neg)
 
 /* Numbers as XLA lexes them: Int -?\d+ (non-negative up to 2^64-1, wrapped),
  * Decimal -?(\d+|\d+\.\d*|\d*\.\d+)[eE][+-]?\d+ or -?(\d+\.\d*|\d*\.\d+). */
+/* The double nearest the decimal b[p, q) (digits, '.', an exponent; no
+ * sign) without strtod, when that is exact (Clinger's fast path: at most
+ * 15 significant digits, a power of ten up to 1e22, both exact in a double,
+ * so one multiplication or division rounds correctly).  False: strtod it.
+ * Constants printed in full are millions of such numbers. */
+static bool literal_fast_decimal(const char *b, uint64_t p, uint64_t q, bool neg, double *out)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+					1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	uint64_t m = 0;
+	int digits = 0, scale = 0;
+	uint64_t r = p;
+	for (; r < q && isdigit((unsigned char)b[r]); r++)
+		if (m || b[r] != '0') {
+			if (++digits > 15)
+				return false;
+			m = m * 10 + (unsigned)(b[r] - '0');
+		}
+	if (r < q && b[r] == '.')
+		for (r++; r < q && isdigit((unsigned char)b[r]); r++) {
+			scale--;
+			if (m || b[r] != '0') {
+				if (++digits > 15)
+					return false;
+				m = m * 10 + (unsigned)(b[r] - '0');
+			}
+		}
+	if (r < q && (b[r] == 'e' || b[r] == 'E')) {
+		bool eneg = b[++r] == '-';
+		if (b[r] == '+' || b[r] == '-')
+			r++;
+		int e = 0;
+		for (; r < q; r++) {
+			if (e > 1000)
+				return false;
+			e = e * 10 + (b[r] - '0');
+		}
+		scale += eneg ? -e : e;
+	}
+	double d = (double)m;
+	if (m == 0)
+		scale = 0;
+	if (scale < -22 || scale > 22)
+		return false;
+	d = scale < 0 ? d / pow10[-scale] : d * pow10[scale];
+	*out = neg ? -d : d;
+	return true;
+}
+
 static void literal_lex_number(struct literal_parser *P, uint64_t p)
 {
 	const char *b = P->buf;
@@ -283,6 +332,10 @@ static void literal_lex_number(struct literal_parser *P, uint64_t p)
 		while (t->end < e && literal_is_word_char(b[t->end]))
 			t->end++;
 		literal_fail(P, p, t->end, "malformed number '" TOK_FMT "'", TOK_ARG(P, t));
+		return;
+	}
+	if ((dot || exp) && literal_fast_decimal(b, neg ? p + 1 : p, q, neg, &t->d)) {
+		t->kind = LT_DEC;
 		return;
 	}
 	if (dot || exp) {
