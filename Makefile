@@ -441,6 +441,7 @@ bench-scale: all build/bench/measure $(BENCH_FILE) $(BENCH_SCALE_FILE)
 # llama step for v5e, its computations copied to BENCH_MB), each against
 # check's targets (docs/bench.md).
 BENCH_SHAPES := small untiled meta constants tuples
+BENCH_TARGET_shapes := 250,1.5,0
 BENCH_REAL   := corpora/xla/out/llama/fit/tpu-v5e/after_optimizations.hlo.gz
 build/bench/shape-%.hlo: build/bench/genhlo build/bench/params
 	@echo "  GEN     $@ ($(BENCH_MB) MB, shape $*)"
@@ -464,7 +465,7 @@ bench-shapes: all build/bench/measure $(addprefix build/bench/shape-,$(addsuffix
 	st=0; for f in $(addprefix build/bench/shape-,$(addsuffix .hlo,$(BENCH_SHAPES))) build/bench/real-scaled.hlo; do \
 		n=$$(basename $$f .hlo); n=$${n#shape-}; \
 		build/bench/measure -r $(BENCH_RUNS) -o build/bench/wc-$$n.secs "wc -l" $$f wc -l $$f >/dev/null; \
-		build/bench/measure -r $(BENCH_RUNS) -b $$(cat build/bench/wc-$$n.secs) -t $(BENCH_TARGET_check) \
+		build/bench/measure -r $(BENCH_RUNS) -b $$(cat build/bench/wc-$$n.secs) -t $(BENCH_TARGET_shapes) \
 			$$n $$f $(BUILD)/hlolint check --no-config $$f || st=1; \
 	done; [ $$st = 0 ] || echo "bench-shapes: a target was missed (docs/bench.md)"; exit $$st
 

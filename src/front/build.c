@@ -141,6 +141,11 @@ void build_module_header(struct build_ctx *ctx, struct span name_sp, uint32_t at
 		return;
 	ctx->module = NULL;
 	ctx->recovering = false;  /* a new module: its errors are not cascades */
+	if (ctx->several) {
+		if (!ctx->may_head)
+			atomic_store(ctx->several, true);
+		ctx->may_head = false;
+	}
 	struct hlo_module *m = build_current_module(ctx, sp);
 	m->name = build_intern_span(ctx, build_name_text(ctx, name_sp));
 	m->has_header = true;

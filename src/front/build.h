@@ -6,6 +6,7 @@
 #ifndef HLO_BUILD_H
 #define HLO_BUILD_H
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "diag.h"
@@ -70,7 +71,16 @@ struct build_ctx {
 	 * its text was just read (parse.c binds its names then). */
 	void (*body_done)(struct build_ctx *ctx, struct hlo_comp *c, void *arg);
 	void *body_done_arg;
+	/* A piece of a parse on threads (parse.c): set when a module header
+	 * shows the file holds several modules (one is allowed while
+	 * may_head, in the first piece); the scanner ends every piece's input
+	 * at its next window then, and the file is parsed serially. */
+	_Atomic bool *several;
+	bool may_head;
 };
+
+/* The longest tuple shape text remembered for the scanner's fast path. */
+#define BUILD_TUPLE_TEXT_MAX 4096
 
 /* hlo_operand.reserved while building: how to finish the operand. */
 enum { BUILD_OPERAND_NAME, BUILD_OPERAND_INT, BUILD_OPERAND_EXTRA };

@@ -200,14 +200,31 @@ void build_shape_push(struct build_ctx *ctx, struct hlo_shape *s)
 	*(struct hlo_shape **)build_vec_push(&ctx->shapes, sizeof s) = s;
 }
 
+/* A tuple shape's text for scan_tuple_text: one line, no comment or
+ * string, at most BUILD_TUPLE_TEXT_MAX bytes; not after errors. */
+static void build_remember_tuple_text(struct build_ctx *ctx, struct span sp, struct hlo_shape *c)
+{
+	const char *t = ctx->src->buf + sp.start;
+	size_t n = (size_t)span_len(sp);
+	if (ctx->module_errors || n > BUILD_TUPLE_TEXT_MAX || n < 2 || t[0] != '(' || t[n - 1] != ')' ||
+	    ctx->mode >= BUILD_SHAPE)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (t[i] == '\n' || t[i] == '\r' || t[i] == '/' || t[i] == '"' || t[i] == 0)
+			return;
+	struct interned *e = build_intern(ctx, t, n);
+	if (!e->data)
+		e->data = c;
+}
+
 struct hlo_shape *build_tuple_shape(struct build_ctx *ctx, uint32_t mark, struct span sp)
 {
-	(void)sp;
 	struct hlo_shape s = { .type = PT_TUPLE };
 	s.rank = ctx->shapes.len - mark;
 	s.elems = VEC_PTR(ctx->shapes, struct hlo_shape *, mark);
 	struct hlo_shape *c = build_intern_shape(ctx, &s);
 	ctx->shapes.len = mark;
+	build_remember_tuple_text(ctx, sp, c);
 	return c;
 }
 

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "build.h"
-#include "lex.h"
 #include "compname.h"
 #include "scan.h"
 #include "resolve.h"
@@ -31,12 +30,15 @@ static uint64_t parse_progress_bytes(void)
  * caller) as one run of the grammar; the errors it reported.  body_done,
  * when given, is called with each computation as it closes (build.h). */
 static unsigned parse_text(struct hlo_file *f, struct diag_sink *d, uint64_t start, uint64_t end, bool progress,
-			   void (*body_done)(struct build_ctx *, struct hlo_comp *, void *), void *arg)
+			   void (*body_done)(struct build_ctx *, struct hlo_comp *, void *), void *arg,
+			   _Atomic bool *several)
 {
 	struct build_ctx ctx;
 	build_ctx_init(&ctx, f, d, BUILD_MODULE, NULL);
 	ctx.body_done = body_done;
 	ctx.body_done_arg = arg;
+	ctx.several = several;
+	ctx.may_head = start == 0;
 	/* Progress on stderr for inputs over 256 MB, when a person watches it. */
 	ctx.progress = progress && f->src->len > parse_progress_bytes() && isatty(STDERR_FILENO);
 	ctx.progress_end = end;
@@ -70,37 +72,8 @@ struct parse_piece {
 	uint64_t start, end;
 	unsigned errors, names_errors;
 	bool first;
-	struct parse_pieces_gate *gate;
+	_Atomic bool *several;      /* shared: the file holds several modules (build_ctx) */
 };
-
-/* Before parsing, every piece looks for an "HloModule" line in its text
- * (lex_module_names): a file of several modules cannot be cut into parts
- * of one, and all would be parsed for nothing and then again serially
- * (a 100 MB file of 96 modules took 2.1x the serial parse).  The pieces
- * wait for each other's look, then all parse or none. */
-struct parse_pieces_gate {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned arrived, expected;     /* expected: known once every thread was started */
-	bool known, several;
-};
-
-static void parse_pieces_gate_wait(struct parse_pieces_gate *g, bool several)
-{
-	pthread_mutex_lock(&g->mu);
-	g->arrived++;
-	g->several |= several;
-	pthread_cond_broadcast(&g->cv);
-	while (!g->known || g->arrived < g->expected)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-static void parse_pieces_count(void *ctx, const char *name, size_t len)
-{
-	(void)name, (void)len;
-	++*(unsigned *)ctx;
-}
 
 /* Where the piece after offset `from` may start: a computation's closing
  * "}" in column 0, a blank line, and the next computation's header.  The
@@ -138,18 +111,10 @@ static void parse_pieces_body(struct build_ctx *ctx, struct hlo_comp *c, void *a
 static void *parse_pieces_run(void *arg)
 {
 	struct parse_piece *p = arg;
-	if (p->gate) {
-		unsigned n = 0;
-		lex_module_names(p->f.src->buf + p->start, (size_t)(p->end - p->start), parse_pieces_count, &n);
-		parse_pieces_gate_wait(p->gate, n > (p->first ? 1u : 0u));
-		if (p->gate->several) {   /* read after the wait: every look is in */
-			p->errors = 1;   /* not parsed: the serial parse takes the file */
-			return NULL;
-		}
-	}
 	parse_file_init(&p->f, p->f.src, p->end - p->start);
 	diag_init(&p->d, NULL, 1);
-	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first, parse_pieces_body, p) + p->names_errors;
+	p->errors = parse_text(&p->f, &p->d, p->start, p->end, p->first, parse_pieces_body, p, p->several) +
+		    p->names_errors;
 	return NULL;
 }
 
@@ -281,27 +246,19 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 	}
 	pthread_t *t = xcalloc(np, sizeof *t);
 	bool *started = xcalloc(np, sizeof *started);
-	struct parse_pieces_gate gate = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+	/* A second module ends every piece's parse early (build_module_header):
+	 * such a file cannot be cut into parts of one module. */
+	_Atomic bool several = false;
 	for (unsigned k = 0; k < np; k++)
-		p[k].gate = &gate;
-	unsigned nstarted = 0;
+		p[k].several = &several;
 	for (unsigned k = 1; k < np; k++)
-		nstarted += started[k] = pthread_create(&t[k], NULL, parse_pieces_run, &p[k]) == 0;
-	pthread_mutex_lock(&gate.mu);
-	gate.expected = 1 + nstarted;   /* a piece whose thread did not start runs after, ungated */
-	gate.known = true;
-	pthread_cond_broadcast(&gate.cv);
-	pthread_mutex_unlock(&gate.mu);
+		started[k] = pthread_create(&t[k], NULL, parse_pieces_run, &p[k]) == 0;
 	parse_pieces_run(&p[0]);
 	for (unsigned k = 1; k < np; k++) {
-		if (started[k]) {
+		if (started[k])
 			pthread_join(t[k], NULL);
-		} else if (gate.several) {
-			p[k].errors = 1;
-		} else {
-			p[k].gate = NULL;
+		else
 			parse_pieces_run(&p[k]);
-		}
 	}
 	bool ok = parse_pieces_ok(p, np);
 	if (ok)
@@ -310,7 +267,7 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 		parse_pieces_free(p, np);
 	if (getenv("HLO_PARSE_PIECES_TRACE"))   /* tests: was the input split? */
 		fprintf(stderr, "hlolint: %s: %u pieces%s\n", src->path, np,
-			ok ? "" : gate.several ? ", several modules: parsed serially" : ", parsed again serially");
+			ok ? "" : atomic_load(&several) ? ", several modules: parsed serially" : ", parsed again serially");
 	for (unsigned k = 0; k < np; k++)
 		diag_free(&p[k].d);
 	free(started);
@@ -325,7 +282,7 @@ struct hlo_file *parse_file(struct source *src, struct diag_sink *d)
 	timing_mark("load");
 	if (!parse_pieces_parse(f, src)) {
 		parse_file_init(f, src, src->len);
-		f->errors = parse_text(f, d, 0, src->len, true, NULL, NULL);
+		f->errors = parse_text(f, d, 0, src->len, true, NULL, NULL, NULL);
 	}
 	timing_mark("parse");
 	for (struct hlo_module *m = f->modules; m; m = m->next) {

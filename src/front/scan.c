@@ -526,6 +526,26 @@ struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n
 	return e ? e->data : NULL;
 }
 
+struct hlo_shape *scan_tuple_text(struct scan_state *ss, const char *s, size_t *n)
+{
+	int depth = 0;
+	/* The window ends with NULs: the search stops there, as at a line end. */
+	for (size_t i = 0; i < BUILD_TUPLE_TEXT_MAX; i++) {
+		char c = s[i];
+		if (c == '(') {
+			depth++;
+		} else if (c == ')') {
+			if (--depth == 0) {
+				*n = i + 1;
+				return scan_shape_text(ss, s, i + 1);
+			}
+		} else if (c == 0 || c == '\n' || c == '/' || c == '"') {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 size_t scan_word_len(const char *s)
 {
 	size_t i = 1;
@@ -614,9 +634,9 @@ static bool scan_plain_line(const char *buf, uint64_t p, uint64_t from)
  * limit, then forward, at most max_line bytes.  Strings are found in the
  * whole text (scan_window_at); comments and captures go on in the next
  * window (<<EOF>> in hlo.l).  UINT64_MAX: the line is longer than that. */
-static uint64_t scan_window_cut(const char *buf, uint64_t from, uint64_t len, uint64_t want)
+static uint64_t scan_window_cut(const char *buf, uint64_t from, uint64_t len, uint64_t want, uint64_t max)
 {
-	uint64_t limit = from + want, max = scan_max_line();
+	uint64_t limit = from + want;
 	if (limit >= len)
 		return len;
 	for (uint64_t p = limit; p > from + 1; p--)
@@ -651,17 +671,17 @@ static void scan_line_too_long(struct scan_state *ss, uint64_t from)
 		b--;
 	char lim[32];
 	scan_error(ss, span_make(ss->whole_base + b, ss->whole_base + b + 1),
-		   "this line is longer than %s, the most hlolint reads as one line", size_human(scan_max_line(), lim));
+		   "this line is longer than %s, the most hlolint reads as one line", size_human(ss->max_line, lim));
 	ss->fatal = true;
 }
 
 bool scan_string_fits(struct scan_state *ss, uint64_t start, uint64_t n)
 {
-	if (n <= scan_max_line())
+	if (n <= ss->max_line)
 		return true;
 	char lim[32];
 	scan_error(ss, span_make(start, start + 1), "this string is longer than %s, the most hlolint reads as one token",
-		   size_human(scan_max_line(), lim));
+		   size_human(ss->max_line, lim));
 	ss->fatal = true;
 	return false;
 }
@@ -671,8 +691,7 @@ bool scan_string_fits(struct scan_state *ss, uint64_t start, uint64_t n)
  * within SCAN_MAX_LINE), and only those after a line too long. */
 static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t min)
 {
-	uint64_t want = scan_window_size();
-	uint64_t end = scan_window_cut(ss->whole, start + min, ss->whole_len, want);
+	uint64_t end = scan_window_cut(ss->whole, start + min, ss->whole_len, ss->window, ss->max_line);
 	if (end == UINT64_MAX) {
 		scan_line_too_long(ss, start + min);
 		end = start + min;
@@ -684,7 +703,7 @@ static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t 
 	} else {
 		if (ss->heap_cap[k] < n + 2) {
 			free(ss->heap[k]);
-			ss->heap_cap[k] = (size_t)n + 2 > (size_t)want + 2 ? (size_t)n + 2 : (size_t)want + 2;
+			ss->heap_cap[k] = (size_t)n + 2 > (size_t)ss->window + 2 ? (size_t)n + 2 : (size_t)ss->window + 2;
 			ss->heap[k] = xmalloc(ss->heap_cap[k]);
 		}
 		ss->win[k] = ss->heap[k];
@@ -705,7 +724,7 @@ static uint64_t scan_set_window(struct scan_state *ss, uint64_t start, uint64_t 
 uint64_t scan_next_window(struct scan_state *ss, char **start)
 {
 	*start = NULL;
-	if (ss->window_end >= ss->whole_len || ss->fatal)
+	if (ss->window_end >= ss->whole_len || ss->fatal || (ss->ctx->several && atomic_load(ss->ctx->several)))
 		return 0;
 	uint64_t n = scan_set_window(ss, ss->window_end, 0);
 	*start = ss->win[ss->win_cur];
@@ -749,6 +768,8 @@ int scan_run(struct build_ctx *ctx, const char *text, uint64_t len, uint64_t bas
 	ss.whole_len = len;
 	ss.win_cur = 1;
 	ss.drop_mark = base;
+	ss.max_line = scan_max_line();   /* read once: strings ask it one by one */
+	ss.window = scan_window_size();
 	ss.start_token = ctx->mode == BUILD_MODULE ? START_MODULE
 			 : ctx->mode == BUILD_VALUE ? START_VALUE
 			 : ctx->mode == BUILD_SHAPE ? START_SHAPE : START_SIGNATURE;

@@ -53,6 +53,8 @@ struct scan_state {
 	char *heap[2];
 	size_t heap_cap[2];
 	uint64_t drop_mark;     /* source text before this is dropped (source_drop) */
+	uint64_t window;        /* bytes a window aims at (scan_window_size) */
+	uint64_t max_line;      /* SCAN_MAX_LINE, or HLO_SCAN_MAX_LINE's */
 };
 
 /* Runs the scanner and the grammar over text[0..len) whose first byte is
@@ -109,6 +111,9 @@ char *scan_window_at(struct scan_state *ss, const char *p, uint64_t n, uint64_t 
 
 /* The shape built earlier from exactly this text, or NULL (scanner fast path). */
 struct hlo_shape *scan_shape_text(struct scan_state *ss, const char *s, size_t n);
+/* The same for the tuple shape whose '(' is at s, within the window and on
+ * one line; *n gets its length up to the matching ')'. */
+struct hlo_shape *scan_tuple_text(struct scan_state *ss, const char *s, size_t *n);
 /* Length of the leading [a-z][a-z0-9]* word of s. */
 size_t scan_word_len(const char *s);
 
