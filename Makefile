@@ -210,13 +210,16 @@ check-build: $(BUILD)/hlolint $(UNIT_BIN) $(REPLAY_BINS)
 # and CLI tests; the shell tests marked "# suite: long" (corpus sweeps,
 # truncations, valgrind) are `make check-long`.  CI and check-san run both.
 CHECK_SUITE ?= fast
+# A shell test's time limit (run.sh's SH_TIMEOUT): sanitizer builds run the
+# corpus sweeps several times slower (test_pieces 5 min under ASan alone).
+CHECK_SH_TIMEOUT ?= 300
 check: $(DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory $(CHECK_J) WERROR=-Werror check-build
 	$(Q)st=0; \
 	$(UNIT_BIN) || { st=1; echo "check: FAILED: unit tests"; }; \
 	sh tests/style/code_shape.sh || { st=1; echo "check: FAILED: code shape (tests/style/code_shape.sh)"; }; \
 	$(replay_all) \
-	SUITE=$(CHECK_SUITE) HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
+	SUITE=$(CHECK_SUITE) SH_TIMEOUT=$(CHECK_SH_TIMEOUT) HLOLINT=$(BUILD)/hlolint sh tests/run.sh || st=1; \
 	exit $$st
 
 check-long: $(DEPS_STAMP)
@@ -229,7 +232,7 @@ check-python: all
 	$(Q)sh tests/python/run.sh
 
 check-san: $(DEPS_STAMP)
-	$(Q)$(MAKE) --no-print-directory SAN=1 CHECK_SUITE=all check
+	$(Q)$(MAKE) --no-print-directory SAN=1 CHECK_SUITE=all CHECK_SH_TIMEOUT=1200 check
 	$(Q)$(MAKE) --no-print-directory check-tsan
 
 # The threads (-j over files, pieces of one input) under ThreadSanitizer: a
