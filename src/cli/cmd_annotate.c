@@ -125,14 +125,6 @@ static bool cmd_annotate_config(int argc, char **argv, struct config *c)
 
 /* ---- Safety: what may be written where ---- */
 
-static bool cmd_annotate_same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	if (!strcmp(a, b))
-		return true;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 static bool cmd_annotate_check_targets(const struct annotate_args *a)
 {
 	bool stdin_in = !strcmp(a->file, "-");
@@ -141,7 +133,7 @@ static bool cmd_annotate_check_targets(const struct annotate_args *a)
 			fprintf(stderr, "hlolint: error: --in-place needs a FILE, not standard input\n");
 			return false;
 		}
-		if (a->out && strcmp(a->out, "-") && !cmd_annotate_same_file(a->out, a->file)) {
+		if (a->out && strcmp(a->out, "-") && !output_same_file(a->out, a->file)) {
 			fprintf(stderr, "hlolint: error: --in-place rewrites '%s'; -o names another file\n", a->file);
 			return false;
 		}
@@ -167,7 +159,7 @@ static bool cmd_annotate_check_targets(const struct annotate_args *a)
 				a->file);
 			return false;
 		}
-	} else if (a->out && strcmp(a->out, "-") && !stdin_in && cmd_annotate_same_file(a->out, a->file)) {
+	} else if (a->out && strcmp(a->out, "-") && !stdin_in && output_same_file(a->out, a->file)) {
 		fprintf(stderr, "hlolint: error: -o '%s' is the input file; use --in-place to rewrite it\n", a->out);
 		return false;
 	} else if (a->out && !output_allowed(a->out, false)) {

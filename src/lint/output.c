@@ -1,8 +1,10 @@
 /* output.c - writes a finished result to a user-named path (output.h):
  * standard output, devices and pipes directly, symlinks through to their
  * target, files through a temporary file and a rename so a reader never
- * sees half a file.  Also the signal set-up that keeps a killed write from
- * leaving its temporary file behind.  It never decides what to write. */
+ * sees half a file.  Also whether a path may be written at all (never an
+ * input of the run, a read-only file only with --force), and the signal
+ * set-up that keeps a killed write from leaving its temporary file behind.
+ * It never decides what to write. */
 #include "output.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -233,13 +235,20 @@ bool output_allowed(const char *path, bool in_place)
 	return true;
 }
 
+bool output_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!strcmp(a, b))
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 bool output_not_input(const char *path, const char *const *inputs, uint32_t n)
 {
-	struct stat st, in;
-	if (output_is_stdout(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (output_is_stdout(path))
 		return true;
 	for (uint32_t k = 0; k < n; k++)
-		if (stat(inputs[k], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+		if (strcmp(inputs[k], "-") && output_same_file(path, inputs[k])) {
 			diag_line(stderr, "hlolint: error: '%s' is an input of this run; not overwriting it\n", path);
 			return false;
 		}

@@ -37,6 +37,9 @@ void output_set_force(bool force);
 /* Before any input is read: false, after saying so, when path is one of
  * the n inputs named (through any name or link). */
 bool output_not_input(const char *path, const char *const *inputs, uint32_t n);
+/* Whether a and b name the same file (the same string, or the same device
+ * and inode through any name or link). */
+bool output_same_file(const char *a, const char *b);
 
 /* For the driver, once at start-up: SIGXFSZ is ignored (write fails with
  * EFBIG instead of killing the process with a temporary file left), and
