@@ -250,14 +250,14 @@ static bool literal_fast_decimal(const char *b, uint64_t p, uint64_t q, bool neg
 	uint64_t m = 0;
 	int digits = 0, scale = 0;
 	uint64_t r = p;
-	for (; r < q && isdigit((unsigned char)b[r]); r++)
+	for (; r < q && (unsigned)(b[r] - '0') < 10; r++)
 		if (m || b[r] != '0') {
 			if (++digits > 15)
 				return false;
 			m = m * 10 + (unsigned)(b[r] - '0');
 		}
 	if (r < q && b[r] == '.')
-		for (r++; r < q && isdigit((unsigned char)b[r]); r++) {
+		for (r++; r < q && (unsigned)(b[r] - '0') < 10; r++) {
 			scale--;
 			if (m || b[r] != '0') {
 				if (++digits > 15)
@@ -715,6 +715,51 @@ struct literal_dense_info {
 	bool elided;        /* "..." seen */
 };
 
+/* The common case in bulk: after a valid float value at the innermost
+ * level, the plain decimals that follow ("0.25, -1.5, 3"), from the
+ * current token on, are checked
+ * straight from the text, without tokens, while each is short enough for
+ * literal_fast_decimal and fits the type and the dimension (a constant
+ * printed in full is millions of them).  Anything else (an exponent, a
+ * comment, a brace, an error to report) stops the run where that value
+ * begins, and the general loop lexes it as a token. */
+static void literal_dense_floats(struct literal_parser *P, const struct literal_float *ff, int64_t *seen,
+				 int64_t dim, uint64_t *written)
+{
+	const char *b = P->buf;
+	uint64_t e = P->end, p = P->tok.start;   /* the token after the value, not yet consumed */
+	if (P->failed)
+		return;
+	for (;;) {
+		uint64_t v = p;
+		while (v < e && (b[v] == ' ' || b[v] == ',' || b[v] == '\n' || b[v] == '\t' || b[v] == '\r'))
+			v++;
+		if (*seen >= dim || v >= e)
+			break;
+		bool neg = b[v] == '-';
+		uint64_t d = v + neg, q = d;
+		while (q < e && (unsigned)(b[q] - '0') < 10)
+			q++;
+		if (q == d)
+			break;
+		if (q < e && b[q] == '.')
+			for (q++; q < e && (unsigned)(b[q] - '0') < 10; q++)
+				;
+		double x, r;
+		if (q >= e || !(b[q] == ',' || b[q] == ' ' || b[q] == '}' || b[q] == '\n') ||
+		    !literal_fast_decimal(b, d, q, neg, &x) || !literal_round(ff, x, &r) ||
+		    (ff->no_zero && (x <= 0 || r == 0)))
+			break;
+		++*seen;
+		++*written;
+		p = q;
+	}
+	if (p != P->tok.start) {
+		P->pos = p;
+		literal_next(P);
+	}
+}
+
 /* Walks one array literal (ParseDenseLiteral): from the current token to
  * just after its closing '}' (or its single value for rank 0). */
 static bool literal_dense(struct literal_parser *P, const struct hlo_shape *s, struct literal_dense_info *info)
@@ -815,6 +860,9 @@ static bool literal_dense(struct literal_parser *P, const struct hlo_shape *s, s
 			}
 			info->written++;
 			ok = literal_read(P, s->type, &v);
+			if (ok && literal_classify(s->type) == LC_FLOAT)
+				literal_dense_floats(P, literal_float_fmt(s->type), &seen[R - 1], s->dims[R - 1],
+						     &info->written);
 			break;
 		}
 		if (P->failed)

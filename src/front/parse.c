@@ -75,23 +75,34 @@ struct parse_piece {
 	_Atomic bool *several;      /* shared: the file holds several modules (build_ctx) */
 };
 
-/* Where the piece after offset `from` may start: a computation's closing
- * "}" in column 0, a blank line, and the next computation's header.  The
- * piece before ends after the "}"; the two newlines become its NULs.  A cut
- * inside a comment or string leaves the piece before unterminated: an
- * error, and the serial parse.  0 when there is none.  The pages searched
- * go back behind it (one huge computation has no cut: the search reads on
- * to the end). */
-static uint64_t parse_pieces_cut(const struct source *src, uint64_t from)
+/* Whether a piece may start at p + 3 after the "}" at p: a computation's
+ * closing "}" in column 0, a blank line, and the next computation's
+ * header.  The piece before ends after the "}"; the two newlines become
+ * its NULs.  A cut inside a comment or string leaves the piece before
+ * unterminated: an error, and the serial parse. */
+static bool parse_pieces_at_cut(const char *p)
+{
+	return p[-1] == '\n' && p[1] == '\n' && p[2] == '\n' && (p[3] == '%' || !memcmp(p + 3, "ENTRY ", 6));
+}
+
+/* Where the piece after offset `from` may start: the first cut after it
+ * or, when none follows (a module ending in one huge computation, such as
+ * an entry holding most of the text in constants), the last cut before it
+ * and after `low`, so that the huge one is a piece of its own.  0 when
+ * there is none.  The pages searched forward go back behind it. */
+static uint64_t parse_pieces_cut(const struct source *src, uint64_t low, uint64_t from)
 {
 	const char *buf = src->buf, *p = buf + (from ? from : 1), *end = buf + src->len;
 	uint64_t mark = from;
 	while (end - p > 9 && (p = memchr(p, '}', (size_t)(end - p - 9)))) {
-		if (p[-1] == '\n' && p[1] == '\n' && p[2] == '\n' && (p[3] == '%' || !memcmp(p + 3, "ENTRY ", 6)))
+		if (parse_pieces_at_cut(p))
 			return (uint64_t)(p - buf) + 1;
 		source_drop(src, &mark, (uint64_t)(p - buf));
 		p++;
 	}
+	for (p = buf + (from < src->len - 9 ? from : src->len - 9); p > buf + low + 1; p--)
+		if (*p == '}' && parse_pieces_at_cut(p))
+			return (uint64_t)(p - buf) + 1;
 	return 0;
 }
 
@@ -236,7 +247,7 @@ static bool parse_pieces_parse(struct hlo_file *f, struct source *src)
 	struct parse_piece *p = xcalloc(n, sizeof *p);
 	unsigned np = 0;
 	for (uint64_t start = 0; start < src->len && np < n; np++) {
-		uint64_t cut = np + 1 < n ? parse_pieces_cut(src, start + (src->len - start) / (n - np)) : 0;
+		uint64_t cut = np + 1 < n ? parse_pieces_cut(src, start, start + (src->len - start) / (n - np)) : 0;
 		p[np] = (struct parse_piece){ .f.src = src, .start = start, .end = cut ? cut : src->len, .first = !np };
 		start = cut ? cut + 2 : src->len;
 	}

@@ -35,6 +35,7 @@ struct verify_ctx {
 	size_t warned_len[32];
 	uint32_t nwarned;
 	uint64_t drop_mark;         /* source_drop: the text of instructions checked */
+	struct verify_run *run;     /* on threads: large literals go to whichever side is free */
 };
 
 /* Checks computation c's instructions (verify.c). */
@@ -44,6 +45,13 @@ void verify_ctx_free(struct verify_ctx *v);
  * threads when m is large (verify_run.c): true when all were checked and
  * none had anything to say; otherwise the caller checks them serially. */
 bool verify_run_finish(struct hlo_module *m, struct verify_run *run);
+/* Literals of at least this many bytes are checked by whichever of a
+ * run's sides is free (verify_run_share): one computation may hold most of
+ * a module's text in constants. */
+#define VERIFY_SHARED_LITERAL 4096
+/* Takes i's literal to be checked on any side of run; false when it cannot
+ * (the caller checks it). */
+bool verify_run_share(struct verify_run *run, const struct hlo_instr *i);
 void verify_attr_error(struct verify_ctx *v, const struct hlo_attr *at, const struct attr_error *e);
 const char *verify_attrs_init(void);
 int64_t verify_comp_list_count(const struct verify_ctx *v, const struct hlo_instr *i, struct span sp);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "intern.h"
+#include "literal.h"
 #include "threads.h"
 
 /* One thread's share of a large module's computations.  Decoding a value
@@ -51,6 +52,11 @@ struct verify_run {
 	pthread_cond_t moved;
 	_Atomic int stage;          /* enum verify_stage, changed under lock */
 	_Atomic bool noisy;         /* a side found something to say: all stop, the serial check follows */
+	_Atomic uint32_t comps_left;    /* computations not yet checked */
+	/* Large literals shared out (verify_run_share), under lock: a side out
+	 * of computations checks them until none is left to come. */
+	const struct hlo_instr **lits;
+	uint32_t nlits, caplits, nextlit;
 	struct verify_side caller;
 	struct verify_lane *lanes;
 	unsigned nlanes;
@@ -59,12 +65,13 @@ struct verify_run {
 /* Computations claimed at a time: small next to the work of a lane. */
 #define VERIFY_CLAIM 16
 
-static void verify_side_init(struct verify_side *s, struct hlo_module *m)
+static void verify_side_init(struct verify_side *s, struct verify_run *r)
 {
+	struct hlo_module *m = r->m;
 	s->file.src = m->file->src;
 	s->file.names = intern_new();
 	diag_init(&s->d, NULL, 1);
-	s->v = (struct verify_ctx){ .m = m, .f = &s->file, .d = &s->d, .drop_mark = UINT64_MAX };
+	s->v = (struct verify_ctx){ .m = m, .f = &s->file, .d = &s->d, .drop_mark = UINT64_MAX, .run = r };
 	arena_init(&s->v.scratch);
 }
 
@@ -100,18 +107,65 @@ static bool verify_run_going(struct verify_run *r)
 	       atomic_load_explicit(&r->stage, memory_order_acquire) != VERIFY_CANCELLED;
 }
 
-static void verify_side_comp(struct verify_run *r, struct verify_side *s, uint32_t c)
-{
-	verify_comp(&s->v, r->m->comps[c]);
-	if (s->v.errors || s->v.warnings)
-		atomic_store(&r->noisy, true);
-}
-
 static void verify_run_stage(struct verify_run *r, enum verify_stage stage)
 {
 	pthread_mutex_lock(&r->lock);
 	atomic_store(&r->stage, stage);
 	pthread_cond_broadcast(&r->moved);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Wakes every side waiting for literals: one found something (all stop),
+ * or the last computation was checked (no more literals will come). */
+static void verify_run_wake(struct verify_run *r, bool noisy)
+{
+	pthread_mutex_lock(&r->lock);
+	if (noisy)
+		atomic_store(&r->noisy, true);
+	pthread_cond_broadcast(&r->moved);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void verify_side_comp(struct verify_run *r, struct verify_side *s, uint32_t c)
+{
+	verify_comp(&s->v, r->m->comps[c]);
+	bool noisy = s->v.errors || s->v.warnings;
+	if (atomic_fetch_sub(&r->comps_left, 1) == 1 || noisy)
+		verify_run_wake(r, noisy);
+}
+
+bool verify_run_share(struct verify_run *r, const struct hlo_instr *i)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->nlits == r->caplits) {
+		r->caplits = r->caplits ? 2 * r->caplits : 64;
+		r->lits = xreallocarray(r->lits, r->caplits, sizeof *r->lits);
+	}
+	r->lits[r->nlits++] = i;
+	pthread_cond_signal(&r->moved);
+	pthread_mutex_unlock(&r->lock);
+	return true;
+}
+
+/* A side out of computations: checks shared literals until every
+ * computation is checked and no literal is left (or the run stops). */
+static void verify_run_literals(struct verify_run *r, struct verify_side *s)
+{
+	pthread_mutex_lock(&r->lock);
+	while (verify_run_going(r)) {
+		if (r->nextlit < r->nlits) {
+			const struct hlo_instr *i = r->lits[r->nextlit++];
+			pthread_mutex_unlock(&r->lock);
+			bool ok = literal_check(s->v.f, ir_instr_literal(i), i->shape, NULL);
+			if (!ok)
+				verify_run_wake(r, true);
+			pthread_mutex_lock(&r->lock);
+		} else if (atomic_load(&r->comps_left) == 0) {
+			break;
+		} else {
+			pthread_cond_wait(&r->moved, &r->lock);
+		}
+	}
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -180,6 +234,7 @@ static void *verify_lane_run(void *arg)
 				l->side.v.drop_mark = ir_comp_span(r->m->comps[c]).start;
 			verify_side_comp(r, &l->side, c);
 		}
+	verify_run_literals(r, &l->side);
 	return NULL;
 }
 
@@ -235,7 +290,8 @@ static struct verify_run *verify_run_start(struct hlo_module *m, uint8_t *later)
 	r->stage = later ? VERIFY_RESOLVING : VERIFY_RESOLVED;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->moved, NULL);
-	verify_side_init(&r->caller, m);
+	r->comps_left = m->ncomps;
+	verify_side_init(&r->caller, r);
 	r->nlanes = n - 1;
 	r->lanes = xcalloc(r->nlanes, sizeof *r->lanes);
 	for (unsigned k = 0; k < r->nlanes; k++) {
@@ -245,7 +301,7 @@ static struct verify_run *verify_run_start(struct hlo_module *m, uint8_t *later)
 		l->ends = f << 32 | b;
 		l->below = UINT64_MAX;
 		l->held = UINT32_MAX;
-		verify_side_init(&l->side, m);
+		verify_side_init(&l->side, r);
 		l->started = pthread_create(&l->thread, NULL, verify_lane_run, l) == 0;
 	}
 	return r;
@@ -265,6 +321,7 @@ static bool verify_run_end(struct verify_run *r)
 	pthread_cond_destroy(&r->moved);
 	pthread_mutex_destroy(&r->lock);
 	free(r->lanes);
+	free(r->lits);
 	free(r->later);
 	free(r);
 	return quiet;
@@ -321,6 +378,7 @@ bool verify_run_finish(struct hlo_module *m, struct verify_run *r)
 	unsigned n = r->nlanes + 1;
 	verify_run_stage(r, VERIFY_RESOLVED);
 	verify_run_back(r);
+	verify_run_literals(r, &r->caller);
 	bool quiet = verify_run_end(r);
 	if (getenv("HLO_PARSE_PIECES_TRACE"))   /* tests: was the module verified on threads? */
 		fprintf(stderr, "hlolint: %s: verified in %u parts%s%s\n", m->file->src->path, n,
