@@ -70,7 +70,7 @@ compile = $(CC) $(CPPFLAGS) $(1) -c -o $@ $< 2>$@.warn; st=$$?; cat $@.warn >&2;
 TAB_H    := $(if $(wildcard grammar/hlo.y),$(BUILD)/grammar/hlo.tab.h)
 
 .SECONDARY:
-.PHONY: all clean deps check check-long check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale bench-shapes demo corpus-xla check-xla install uninstall FORCE
+.PHONY: man all clean deps check check-long check-python check-build check-san check-tsan unit fuzz fuzz-build fuzz-deps browser-deps bench bench-scale bench-shapes demo corpus-xla check-xla install uninstall FORCE
 all: $(DEPS_STAMP) $(BUILD)/hlolint
 
 $(BUILD)/hlolint: $(OBJ) $(GEN_OBJ)
@@ -473,6 +473,11 @@ bench-shapes: all build/bench/measure $(addprefix build/bench/shape-,$(addsuffix
 		build/bench/measure -r $(BENCH_RUNS) -b $$(cat build/bench/wc-$$n.secs) -t $(BENCH_TARGET_shapes) \
 			$$n $$f $(BUILD)/hlolint check --no-config $$f || st=1; \
 	done; [ $$st = 0 ] || echo "bench-shapes: a target was missed (docs/bench.md)"; exit $$st
+
+# `make man`: the man page is generated from the option tables (help.c);
+# tests/cli/test_help.sh fails when docs/hlolint.1 is not what it prints.
+man: $(BUILD)/hlolint
+	$(Q)$(BUILD)/hlolint help --man >docs/hlolint.1.tmp && mv docs/hlolint.1.tmp docs/hlolint.1
 
 # ---- Ground truth from the real compiler (corpora/xla) ----------------------
 # `make corpus-xla` makes a virtual environment with the pinned JAX, jaxlib

@@ -20,107 +20,22 @@
 #include "pass.h"
 #include "rewrite.h"
 
-static void cmd_annotate_help(FILE *out)
-{
-	fprintf(out,
-		"usage: hlolint annotate [options] FILE\n\n"
-		"FILE may be a --xla_dump_to folder that holds one module (--all-stages counts\n"
-		"the before-optimizations ones).\n"
-		"Runs the rules of 'hlolint check' over FILE and writes the module back with each\n"
-		"finding as a '// hlolint: rule: message; suggestion' comment above its instruction\n"
-		"and a summary after the HloModule line.  Everything else comes out byte for byte;\n"
-		"a module without findings is unchanged.  The comments of an earlier annotate are\n"
-		"replaced, not repeated.\n\n"
-		"  -o, --output OUT   write to OUT (default: standard output); never FILE itself\n"
-		"  --apply            make the suggested shardings and memory spaces in the HLO\n"
-		"  --strip            remove every hlolint comment and add none: the input as it\n"
-		"                     was before annotate (with --apply: the changes, no comments)\n"
-		"  --in-place         rewrite FILE itself (through a temporary file and a rename)\n"
-		"  --force            replace a read-only OUT or FILE\n"
-		"  --diff             print a unified diff of FILE against the result instead\n"
-		"                     (with -o or --in-place the result is written there too)\n\n"
-		"Check options: --select, --ignore, --target, --hbm, --partitioned, --fail-on,\n"
-		"--exit-zero, --config, --no-config, --baseline, --max-errors and the rule options\n"
-		"(see 'hlolint check --help').  Suppressed and baseline findings are not shown.\n"
-		"Exit status: 0 written, 1 written with findings at or above --fail-on left\n"
-		"(not applied), 2 usage, config, I/O or parse error: then nothing is written.\n");
-}
-
 struct annotate_args {
 	const char *file, *out;
 	bool apply, in_place, diff, strip;
 	struct cmd_lint_args lint;
 };
 
-/* First pass: our own options, where the config comes from, the file. */
-static bool cmd_annotate_scan(int argc, char **argv, struct annotate_args *a, bool *help)
+/* annotate's own options and the lint options. */
+static bool cmd_annotate_args(const struct args *g, struct annotate_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		int taken = cmd_lint_arg(argc, argv, &i, &a->lint);
-		if (taken < 0)
-			return false;
-		if (taken)
-			continue;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			*help = true;
-			return true;
-		} else if (!strcmp(s, "-o") || cmd_opt_is(s, "--output")) {
-			if (!(a->out = cmd_opt_value(argc, argv, &i, s[1] == 'o' ? "-o" : "--output")))
-				return false;
-		} else if (!strcmp(s, "--apply")) {
-			a->apply = true;
-		} else if (!strcmp(s, "--in-place")) {
-			a->in_place = true;
-		} else if (!strcmp(s, "--strip")) {
-			a->strip = true;
-		} else if (!strcmp(s, "--diff")) {
-			a->diff = true;
-		} else if (cmd_opt_is(s, "--format") || cmd_opt_is(s, "--write-baseline")) {
-			fprintf(stderr, "hlolint: error: option '%.*s' is for check, not annotate\n",
-				(int)strcspn(s, "="), s);
-			return false;
-		} else if (s[0] == '-' && s[1] == '-') {
-			/* A check option: its value is validated in the second pass. */
-			static const char *const known[] = { "--select", "--ignore", "--target", "--hbm",
-							     "--partitioned", "--fail-on", NULL };
-			size_t n = strcspn(s, "=");
-			bool ok = false;
-			for (const char *const *k = known; *k && !ok; k++)
-				ok = strlen(*k) == n && !strncmp(s, *k, n);
-			char opt[128];
-			snprintf(opt, sizeof opt, "%.*s", (int)(n - 2 < sizeof opt ? n - 2 : sizeof opt - 1), s + 2);
-			if (!ok && config_option_find(opt) < 0) {
-				fprintf(stderr, "hlolint: error: unknown option '%.*s' for annotate (see 'hlolint annotate "
-						"--help' and 'hlolint rules')\n", (int)n, s);
-				return false;
-			}
-			if (!strchr(s, '=') && i + 1 >= argc) {
-				fprintf(stderr, "hlolint: error: option '%s' needs a value\n", s);
-				return false;
-			}
-			if (!strchr(s, '='))
-				i++;
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for annotate\n", s);
-			return false;
-		} else if (a->file) {
-			fprintf(stderr, "hlolint: error: annotate takes one FILE\n");
-			return false;
-		} else {
-			a->file = s;
-		}
-	}
-	return true;
-}
-
-/* Second pass: check settings on top of the config file. */
-static bool cmd_annotate_config(int argc, char **argv, struct config *c)
-{
-	static const char *const valued[] = { "-o", "--output", "--config", "--baseline", "--max-errors", NULL };
-	static const char *const flags[] = { "--apply", "--in-place", "--diff", "--strip", "--no-config",
-					     "--all-stages", NULL };
-	return cmd_config_args(argc, argv, c, "annotate", valued, flags);
+	a->file = g->files[0];
+	a->out = args_value(g, FLAG_OUTPUT);
+	a->apply = args_has(g, FLAG_APPLY);
+	a->in_place = args_has(g, FLAG_IN_PLACE);
+	a->strip = args_has(g, FLAG_STRIP);
+	a->diff = args_has(g, FLAG_DIFF);
+	return cmd_lint_from(g, &a->lint);
 }
 
 /* ---- Safety: what may be written where ---- */
@@ -474,9 +389,9 @@ static bool cmd_annotate_write(struct cmd_annotate_run *r)
 }
 
 /* Options, the configuration and the baseline; false having said why. */
-static bool cmd_annotate_setup(struct cmd_annotate_run *r, int argc, char **argv, struct diag_sink *d)
+static bool cmd_annotate_setup(struct cmd_annotate_run *r, const struct args *g, struct diag_sink *d)
 {
-	return cmd_lint_config(&r->a.lint, &r->cfg, d, cmd_annotate_config, argc, argv) &&
+	return cmd_lint_config(&r->a.lint, g, &r->cfg, d) &&
 	       cmd_annotate_check_targets(&r->a);
 }
 
@@ -506,10 +421,9 @@ static void cmd_annotate_free(struct cmd_annotate_run *r)
 	config_free(&r->cfg);
 }
 
-int cmd_annotate(int argc, char **argv)
+int cmd_annotate(const struct args *g)
 {
-	struct cmd_annotate_run run = { .a = { .lint = { .max_errors = 20 } } }, *r = &run;
-	bool help = false;
+	struct cmd_annotate_run run = { 0 }, *r = &run;
 	int rc = 2;
 	config_init(&r->cfg);
 	finding_sink_init(&r->sink);
@@ -518,24 +432,14 @@ int cmd_annotate(int argc, char **argv)
 	rewrite_init(&r->rw_note, "", 0);
 	apply_init(&r->st, &r->rw_apply);
 
-	if (!cmd_annotate_scan(argc, argv, &r->a, &help))
+	if (!cmd_annotate_args(g, &r->a))
 		goto done;
-	if (help) {
-		cmd_annotate_help(stdout);
-		rc = 0;
-		goto done;
-	}
-	if (!r->a.file) {
-		fprintf(stderr, "hlolint: error: annotate needs a FILE\n\n");
-		cmd_annotate_help(stderr);
-		goto done;
-	}
 	if (!cmd_input_one(r->a.file, r->a.lint.all_stages, &r->in))
 		goto done;
 	r->a.file = r->in.paths[0];
 	struct diag_sink d;
 	diag_init(&d, stderr, r->a.lint.max_errors);
-	if (!cmd_annotate_setup(r, argc, argv, &d))
+	if (!cmd_annotate_setup(r, g, &d))
 		goto done;
 	r->f = cmd_load(r->a.file, &d, &r->src);
 	if (!r->f || d.errors)

@@ -16,43 +16,6 @@
 #include "report.h"
 
 
-static void cmd_check_help(FILE *out)
-{
-	fprintf(out,
-		"usage: hlolint check [options] FILE...\n\n"
-		"Runs the rules (see 'hlolint rules') over every module of each FILE ('-' = stdin,\n"
-		".gz accepted; a --xla_dump_to folder gives its after-optimizations modules,\n"
-		"--all-stages the before-optimizations ones too) and reports findings.  Where XLA's\n"
-		"buffer assignment sits beside a module, hbm-over-budget judges with its figure.\n"
-		"Exit status: 0 nothing at or above --fail-on,\n"
-		"1 findings, 2 usage, config, I/O or parse error.\n\n"
-		"  --format F            text (default), json, sarif or github\n"
-		"  --select RULES        run only these rules (comma-separated names or globs, 'all')\n"
-		"  --ignore RULES        do not run these rules\n"
-		"  --fail-on LEVEL       error, warning (default) or note: the lowest severity that fails\n"
-		"  --exit-zero           exit 0 even with findings (errors still exit 2)\n"
-		"  --target T            device preset for sizes and HBM (see 'hlolint mem --help')\n"
-		"  --hbm SIZE            memory per device: 16G, 16GiB, 80GB, 17179869184\n"
-		"  --partitioned=yes|no|auto  shapes per device or global (as in 'hlolint mem')\n"
-		"  --require-target      exit 1 when a module's memory capacity stays unknown (no\n"
-		"                        --target or --hbm, nothing to infer it from)\n"
-		"  --source-root DIR     the project whose Python lines findings name (default: the\n"
-		"                        git work tree); paths under it are printed relative to it\n"
-		"  --docs-url URL        where the rule documents are (SARIF helpUri)\n"
-		"  --config FILE         read FILE instead of the discovered " CONFIG_FILE_NAME "\n"
-		"  --no-config           read no config file\n"
-		"  --baseline FILE       findings listed in FILE are reported as baseline, never fail\n"
-		"  --write-baseline FILE write the current findings to FILE (then exit 0 unless errors);\n"
-		"                        never an input, nor a read-only file without --force\n"
-		"  --max-errors N        stop parsing after N errors (default 20, 0 = no limit)\n"
-		"  -j N, --jobs N        check N files at once (default: one per core); the\n"
-		"                        output is the same, in input order\n"
-		"  --OPTION VALUE        a rule option, e.g. --host-transfer-loop-error-bytes 16M\n\n"
-		"Config: " CONFIG_FILE_NAME " found upward from the working directory (up to the\n"
-		"directory holding .git); command-line options override it.  See README.md.\n");
-}
-
-
 struct check_args {
 	char **files;
 	int nfiles;
@@ -61,42 +24,20 @@ struct check_args {
 	struct cmd_lint_args lint;
 };
 
-/* check's own first-pass options: --write-baseline, and --format, whose
- * error names the four formats. */
-static int cmd_check_own(void *ctx, int argc, char **argv, int *i)
+/* The options check reads itself: --format (its error names the
+ * formats) and --write-baseline; the lint options. */
+static bool cmd_check_args(const struct args *g, struct check_args *a)
 {
-	struct check_args *a = ctx;
-	const char *s = argv[*i], *v;
-	if (cmd_opt_is(s, "--write-baseline"))
-		return (a->write_baseline = cmd_opt_value(argc, argv, i, "--write-baseline")) ? 1 : -1;
-	if (!cmd_opt_is(s, "--format"))
-		return 0;
-	if (!(v = cmd_opt_value(argc, argv, i, "--format")))
-		return -1;
-	if (report_format_parse(v, &a->format))
-		return 1;
-	fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
-	return -1;
-}
-
-/* First pass: where the config comes from, the format and the files;
- * everything else is validated and applied after the config file. */
-static bool cmd_check_scan(int argc, char **argv, struct check_args *a, bool *help)
-{
-	struct cmd_scan s = { .cmd = "check", .lint = &a->lint, .own = cmd_check_own, .ctx = a,
-			      .pos = (const char **)a->files, .maxpos = argc };
-	bool ok = cmd_scan_args(argc, argv, &s, help);
-	a->nfiles = s.npos;
-	return ok;
-}
-
-/* Second pass: command-line settings on top of the config file. */
-static bool cmd_check_apply(int argc, char **argv, struct config *c)
-{
-	static const char *const valued[] = { "--config", "--baseline", "--write-baseline", "--format", "--max-errors",
-					      NULL };
-	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
-	return cmd_config_args(argc, argv, c, "check", valued, flags);
+	const char *v = args_value(g, FLAG_FORMAT_CHECK);
+	a->files = g->files;
+	a->nfiles = g->nfiles;
+	a->write_baseline = args_value(g, FLAG_WRITE_BASELINE);
+	a->format = REPORT_TEXT;
+	if (v && !report_format_parse(v, &a->format)) {
+		fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
+		return false;
+	}
+	return cmd_lint_from(g, &a->lint);
 }
 
 /* -j: a worker loads one input and runs the rules over its valid modules
@@ -197,30 +138,19 @@ static bool cmd_check_deliver(void *ctx, int k, void *res)
 	return !diag_full(r->d);
 }
 
-int cmd_check(int argc, char **argv)
+int cmd_check(const struct args *g)
 {
-	struct check_args a = { .format = REPORT_TEXT, .lint = { .max_errors = 20 } };
-	a.files = xcalloc((size_t)argc + 1, sizeof *a.files);
-	bool help = false;
+	struct check_args a;
 	struct config cfg;
 	config_init(&cfg);
 	int rc = 2;
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
-	if (!cmd_check_scan(argc, argv, &a, &help))
+	if (!cmd_check_args(g, &a))
 		goto done;
-	if (help) {
-		cmd_check_help(stdout);
-		rc = 0;
-		goto done;
-	}
-	if (!a.nfiles) {
-		cmd_check_help(stderr);
-		goto done;
-	}
 	d.max_errors = a.lint.max_errors;
 	d.keep = a.format != REPORT_TEXT;   /* machine outputs list the errors too */
-	if (!cmd_lint_config(&a.lint, &cfg, &d, cmd_check_apply, argc, argv))
+	if (!cmd_lint_config(&a.lint, g, &cfg, &d))
 		goto done;
 	if (a.write_baseline && (!output_allowed(a.write_baseline, false) ||
 				 !output_not_input(a.write_baseline, (const char *const *)a.files, (uint32_t)a.nfiles)))
@@ -272,34 +202,14 @@ int cmd_check(int argc, char **argv)
 done:
 	diag_free(&d);
 	config_free(&cfg);
-	free(a.files);
 	return rc;
 }
 
 /* ---- hlolint rules ---- */
 
-static const char *cmd_rules_kind(enum config_option_kind k)
+int cmd_rules(const struct args *a)
 {
-	switch (k) {
-	case OPTK_BYTES: return "BYTES";
-	case OPTK_INT: return "N";
-	case OPTK_RATIO: return "RATIO";
-	case OPTK_FRACTION: return "FRACTION";
-	}
-	return "VALUE";
-}
-
-int cmd_rules(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: hlolint rules\n\nLists the rules of 'hlolint check' with a one-line summary and "
-			       "their options.\nDocs: docs/rules/<rule>.md.\n");
-			return 0;
-		}
-		fprintf(stderr, "hlolint: error: rules takes no arguments\n");
-		return 2;
-	}
+	(void)a;
 	for (const struct pass *const *p = pass_table; *p; p++) {
 		if ((*p)->rewrites)
 			continue;
@@ -309,7 +219,7 @@ int cmd_rules(int argc, char **argv)
 		for (int k = 0; k < CONFIG_OPT_COUNT; k++)
 			if (!strcmp(config_options[k].rule, (*p)->name)) {
 				snprintf(line, sizeof line, "--%s %s (default %s): %s", config_options[k].name,
-					 cmd_rules_kind(config_options[k].kind), config_options[k].def, config_options[k].help);
+					 config_kind_name(config_options[k].kind), config_options[k].def, config_options[k].help);
 				report_wrap(stdout, "  ", line, 6);
 			}
 	}

@@ -16,32 +16,6 @@
 #include "report.h"
 #include "size.h"
 
-static void cmd_diff_help(FILE *out)
-{
-	fputs("usage: hlolint diff [options] OLD NEW\n"
-	      "\n"
-	      "Compares two compiles of a program (files or --xla_dump_to folders; modules are\n"
-	      "paired by name) and reports what the change did to memory: the total allocation\n"
-	      "and liveness peak, new or grown buffers among the largest, arrays that lost or\n"
-	      "gained their sharding or their host offload (S(5)), donation, and the rules'\n"
-	      "findings that came or went (host transfers, padding waste, ...).  Buffers are\n"
-	      "matched by op_name, shape and leaf, never by instruction name.\n"
-	      "\n"
-	      "options:\n"
-	      "  --fail-on-growth PCT%|SIZE  exit 1 when a module's total allocation grows by\n"
-	      "                       more than PCT percent or SIZE bytes (5%, 512M)\n"
-	      "  --top N              compare the N largest buffers of each side (default 20)\n"
-	      "  --format text|json   output (default text)\n"
-	      "  --all-stages, --target NAME, --hbm SIZE, --config FILE, --no-config, rule options:\n"
-	      "                       as for check\n"
-	      "  -j N, --jobs N       read N modules of a folder at once (default: one per core)\n"
-	      "\n"
-	      "exit status: 0 nothing grew past --fail-on-growth and no new finding at or above\n"
-	      "--fail-on; 1 otherwise (0 with --exit-zero); 2 usage, I/O or parse error.\n"
-	      "See docs/diff.md.\n",
-	      out);
-}
-
 struct diff_args {
 	const char *old, *new;
 	enum report_format format;
@@ -68,41 +42,6 @@ static bool cmd_diff_growth(const char *v, struct diff_args *a)
 	}
 	fprintf(stderr, "hlolint: error: --fail-on-growth expects a percentage (5%%) or a size (512M), got '%s'\n", v);
 	return false;
-}
-
-/* diff's own options: --fail-on-growth, --top. */
-static int cmd_diff_own(void *ctx, int argc, char **argv, int *i)
-{
-	struct diff_args *a = ctx;
-	const char *s = argv[*i], *v;
-	if (cmd_opt_is(s, "--fail-on-growth"))
-		return (v = cmd_opt_value(argc, argv, i, "--fail-on-growth")) && cmd_diff_growth(v, a) ? 1 : -1;
-	if (cmd_opt_is(s, "--top"))
-		return (v = cmd_opt_value(argc, argv, i, "--top")) && cmd_uint_arg("--top", v, &a->top) ? 1 : -1;
-	return 0;
-}
-
-static bool cmd_diff_scan(int argc, char **argv, void *args, bool *help)
-{
-	struct diff_args *a = args;
-	const char *pos[2] = { NULL, NULL };
-	int fmt = (int)a->format;
-	struct cmd_scan s = { .cmd = "diff", .lint = &a->lint, .format = &fmt,
-			      .formats = 1u << REPORT_TEXT | 1u << REPORT_JSON, .own = cmd_diff_own, .ctx = a,
-			      .pos = pos, .maxpos = 2 };
-	bool ok = cmd_scan_args(argc, argv, &s, help);
-	a->format = (enum report_format)fmt;
-	a->old = pos[0];
-	a->new = pos[1];
-	return ok;
-}
-
-static bool cmd_diff_apply(int argc, char **argv, struct config *c)
-{
-	static const char *const valued[] = { "--config", "--baseline", "--format", "--max-errors",
-					      "--fail-on-growth", "--top", NULL };
-	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
-	return cmd_config_args(argc, argv, c, "diff", valued, flags);
 }
 
 /* ---- Pairing: the modules of both sides by name, before any is loaded ---- */
@@ -671,12 +610,6 @@ static int cmd_diff_report(struct cmd_diff_run *r)
 	return r->failing && !r->c->exit_zero ? 1 : 0;
 }
 
-/* Whether both inputs were given (cmd_frame). */
-static bool cmd_diff_ready(const void *a)
-{
-	return ((const struct diff_args *)a)->new != NULL;
-}
-
 /* Both sides named and paired, then compared a unit at a time. */
 static int cmd_diff_run(void *args, struct config *cfg, struct diag_sink *d)
 {
@@ -693,10 +626,20 @@ static int cmd_diff_run(void *args, struct config *cfg, struct diag_sink *d)
 	return rc;
 }
 
-int cmd_diff(int argc, char **argv)
+int cmd_diff(const struct args *g)
 {
-	struct diff_args a = { .format = REPORT_TEXT, .top = 20, .lint = { .max_errors = 20 } };
-	struct cmd_frame fr = { &a, &a.lint, cmd_diff_scan, cmd_diff_help, cmd_diff_ready, cmd_diff_apply,
-				cmd_diff_run };
-	return cmd_frame_run(argc, argv, &fr);
+	struct diff_args a = { .old = g->files[0], .new = g->files[1], .format = REPORT_TEXT, .top = 20 };
+	const char *v = args_value(g, FLAG_FORMAT_TJ), *growth = args_value(g, FLAG_FAIL_ON_GROWTH);
+	if (v && !report_format_parse(v, &a.format)) {
+		fprintf(stderr, "hlolint: error: unknown format '%s' (text or json)\n", v);
+		return 2;
+	}
+	if (v && a.format != REPORT_TEXT && a.format != REPORT_JSON) {
+		fprintf(stderr, "hlolint: error: diff cannot write '%s' output (text or json)\n", v);
+		return 2;
+	}
+	if (!args_uint(g, FLAG_TOP_DIFF, &a.top) || (growth && !cmd_diff_growth(growth, &a)))
+		return 2;
+	struct cmd_frame fr = { g, &a, &a.lint, cmd_diff_run };
+	return cmd_frame_run(&fr);
 }

@@ -8,69 +8,28 @@
 #include "print.h"
 #include "threads.h"
 
-static void cmd_fmt_help(FILE *out)
-{
-	fprintf(out, "usage: hlolint fmt [--style=default|long|short] [--all-stages] [-j N] FILE\n\n"
-		     "FILE may be a --xla_dump_to folder that holds one module.\n"
-		     "Prints every module of FILE from the parsed IR:\n"
-		     "  default  what JAX's compiled.as_text() prints\n"
-		     "  long     default plus operand shapes and large constants\n"
-		     "  short    XLA's ShortParsable form: no %%, no operand shapes, no metadata,\n"
-		     "           no computation signatures\n"
-		     "-j N parses a large FILE in N pieces at once (default: one per core).\n");
-}
-
-int cmd_fmt(int argc, char **argv)
+int cmd_fmt(const struct args *a)
 {
 	enum print_style style = PRINT_DEFAULT;
-	const char *file = NULL;
-	bool all_stages = false;
-	unsigned jobs = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = cmd_jobs_arg(argc, argv, &i, &jobs);
-		if (r < 0)
-			return 2;
-		if (r) {
-			threads_set(jobs);   /* the pieces of a large input */
-			continue;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cmd_fmt_help(stdout);
-			return 0;
-		} else if (!strncmp(a, "--style=", 8) || (!strcmp(a, "--style") && i + 1 < argc)) {
-			const char *v = a[7] == '=' ? a + 8 : argv[++i];
-			if (!strcmp(v, "default"))
-				style = PRINT_DEFAULT;
-			else if (!strcmp(v, "long"))
-				style = PRINT_LONG;
-			else if (!strcmp(v, "short"))
-				style = PRINT_SHORT;
-			else {
-				fprintf(stderr, "hlolint: error: unknown style '%s' (default, long or short)\n", v);
-				return 2;
-			}
-		} else if (!strcmp(a, "--all-stages")) {
-			all_stages = true;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for fmt\n", a);
-			return 2;
-		} else if (file) {
-			fprintf(stderr, "hlolint: error: fmt takes one FILE\n");
-			return 2;
-		} else {
-			file = a;
-		}
-	}
-	if (!file) {
-		cmd_fmt_help(stderr);
+	const char *v = args_value(a, FLAG_STYLE);
+	struct cmd_lint_args l;
+	if (!cmd_lint_from(a, &l))
+		return 2;
+	if (v && !strcmp(v, "long"))
+		style = PRINT_LONG;
+	else if (v && !strcmp(v, "short"))
+		style = PRINT_SHORT;
+	else if (v && strcmp(v, "default")) {
+		fprintf(stderr, "hlolint: error: unknown style '%s' (default, long or short)\n", v);
 		return 2;
 	}
+	const char *file = a->files[0];
+	bool all_stages = l.all_stages;
 	struct cmd_inputs in;
 	if (!cmd_input_one(file, all_stages, &in))
 		return 2;
 	struct diag_sink d;
-	diag_init(&d, stderr, 20);
+	diag_init(&d, stderr, l.max_errors);
 	struct source *src;
 	struct hlo_file *f = cmd_load(in.paths[0], &d, &src);
 	int rc = 0;

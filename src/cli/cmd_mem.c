@@ -22,127 +22,10 @@ struct cmd_mem_opts {
 	unsigned top, jobs;
 	bool json;
 	bool all_stages;
-	const char *config, *source_root;
+	const char *config;
 	bool no_config;
 	struct config cfg;          /* the project config: target, hbm, source-root */
 };
-
-static void cmd_mem_help(FILE *out)
-{
-	fprintf(out, "usage: hlolint mem [options] FILE...\n\n"
-		     "Estimates the per-device memory of every module in each FILE ('-' = stdin; a\n"
-		     "--xla_dump_to folder gives its after-optimizations modules, --all-stages the\n"
-		     "before-optimizations ones too; XLA's buffer assignment beside a module is\n"
-		     "printed as \"XLA said\"):\n"
-		     "peak HBM usage and where it happens, arguments/outputs/temporaries/aliased\n"
-		     "bytes, host memory, and the largest allocations with their padding.\n\n"
-		     "  --target T        device: sets default TPU tiling and capacity (default:\n"
-		     "                    inferred from the dump and printed)\n"
-		     "  --hbm SIZE        memory per device: 16G, 16GiB, 80GB, 17179869184\n"
-		     "  --top N           largest allocations to list (default 10, 0 = all)\n"
-		     "  --partitioned=yes|no|auto\n"
-		     "                    yes: shapes are per device; no: global shapes divided by\n"
-		     "                    their shardings; auto (default): decided from the dump\n"
-		     "  --format text|json  (default text; JSON schema 1)\n"
-		     "  --config FILE     read FILE instead of the discovered " CONFIG_FILE_NAME "\n"
-		     "                    (its target, hbm, partitioned and source-root apply)\n"
-		     "  --no-config       read no config file\n"
-		     "  --source-root DIR the project whose Python lines are named (default: the\n"
-		     "                    git work tree)\n"
-		     "  -j N, --jobs N    read N files at once (default: one per core)\n\n"
-		     "targets:\n");
-	for (const struct target *const *t = target_presets; *t; t++) {
-		char h[16];
-		if ((*t)->hbm_bytes)
-			fprintf(out, "  %-9s %8s  %s\n", (*t)->name, size_human((*t)->hbm_bytes, h), (*t)->about);
-		else
-			fprintf(out, "  %-9s %8s  %s\n", (*t)->name, "-", (*t)->about);
-	}
-	fprintf(out, "\nThe figures are an estimate (see docs/memory-model.md): no heap packing,\n"
-		     "fragmentation, scoped VMEM or SparseCore memory.\n");
-}
-
-/* Parses the options; files go to files.  Returns -1 to go on, else the exit status. */
-static int cmd_mem_args(int argc, char **argv, struct cmd_mem_opts *o, char **files, int *nfiles)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int r = cmd_jobs_arg(argc, argv, &i, &o->jobs);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cmd_mem_help(stdout);
-			return 0;
-		} else if (cmd_opt_is(a, "--target")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--target")))
-				return 2;
-			if (!(o->mo.target = target_find(v))) {
-				fprintf(stderr, "hlolint: error: unknown target '%s'; one of:", v);
-				for (const struct target *const *t = target_presets; *t; t++)
-					fprintf(stderr, " %s", (*t)->name);
-				fputc('\n', stderr);
-				return 2;
-			}
-		} else if (cmd_opt_is(a, "--hbm")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--hbm")))
-				return 2;
-			if (!target_parse_size(v, &o->mo.hbm_bytes)) {
-				fprintf(stderr, "hlolint: error: --hbm expects a size such as 16G, 16GiB, 80GB or "
-						"17179869184, got '%s'\n", v);
-				return 2;
-			}
-		} else if (cmd_opt_is(a, "--top")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--top")) || !cmd_uint_arg("--top", v, &o->top))
-				return 2;
-		} else if (cmd_opt_is(a, "--partitioned")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--partitioned")))
-				return 2;
-			if (!strcmp(v, "yes"))
-				o->mo.partitioned = 1;
-			else if (!strcmp(v, "no"))
-				o->mo.partitioned = 0;
-			else if (!strcmp(v, "auto"))
-				o->mo.partitioned = -1;
-			else {
-				fprintf(stderr, "hlolint: error: --partitioned expects yes, no or auto, got '%s'\n", v);
-				return 2;
-			}
-		} else if (cmd_opt_is(a, "--format")) {
-			if (!(v = cmd_opt_value(argc, argv, &i, "--format")))
-				return 2;
-			if (!strcmp(v, "json"))
-				o->json = true;
-			else if (!strcmp(v, "text"))
-				o->json = false;
-			else {
-				fprintf(stderr, "hlolint: error: unknown format '%s' (text or json)\n", v);
-				return 2;
-			}
-		} else if (!strcmp(a, "--all-stages")) {
-			o->all_stages = true;
-		} else if (cmd_opt_is(a, "--config")) {
-			if (!(o->config = cmd_opt_value(argc, argv, &i, "--config")))
-				return 2;
-		} else if (!strcmp(a, "--no-config")) {
-			o->no_config = true;
-		} else if (cmd_opt_is(a, "--source-root")) {
-			if (!(o->source_root = cmd_opt_value(argc, argv, &i, "--source-root")))
-				return 2;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "hlolint: error: unknown option '%s' for mem\n", a);
-			return 2;
-		} else {
-			files[(*nfiles)++] = argv[i];
-		}
-	}
-	if (!*nfiles) {
-		cmd_mem_help(stderr);
-		return 2;
-	}
-	return -1;
-}
 
 /* ---- What a report shows of one allocation ---- */
 
@@ -582,50 +465,55 @@ static bool cmd_mem_deliver(void *ctx, int k, void *res)
 	return true;
 }
 
-/* The project config under the command line: its target, hbm, partitioned
- * and source-root where argv gave none.  False after saying why. */
-static bool cmd_mem_config(struct cmd_mem_opts *o)
+/* The project config with the command line's target, hbm, partitioned
+ * and source-root over it.  False after saying why. */
+static bool cmd_mem_config(struct cmd_mem_opts *o, const struct args *g)
 {
 	struct diag_sink d;
-	char err[512];
 	diag_init(&d, stderr, 20);
-	bool ok = cmd_config_load(o->config, o->no_config, &o->cfg, &d);
+	bool ok = cmd_config_load(o->config, o->no_config, &o->cfg, &d) && args_config(g, &o->cfg);
 	diag_free(&d);
-	if (ok && o->source_root && !config_set_source_root(&o->cfg, o->source_root, err, sizeof err)) {
-		fprintf(stderr, "hlolint: error: %s\n", err);
-		ok = false;
-	}
 	if (!ok)
 		return false;
-	if (!o->mo.target && o->cfg.target) {
-		o->mo.target = o->cfg.target;
-		o->mo.target_how = o->cfg.target_how;
-	}
-	if (!o->mo.hbm_bytes && o->cfg.hbm_bytes > 0)
+	o->mo.target = o->cfg.target;
+	o->mo.target_how = o->cfg.target_how;
+	if (o->cfg.hbm_bytes > 0)
 		o->mo.hbm_bytes = (uint64_t)o->cfg.hbm_bytes;
-	if (o->mo.partitioned < 0)
-		o->mo.partitioned = o->cfg.partitioned;
+	o->mo.partitioned = o->cfg.partitioned;
 	config_apply_source_root(&o->cfg);
 	return true;
 }
 
-int cmd_mem(int argc, char **argv)
+/* mem's own options and where its inputs and config come from; false
+ * after an error line. */
+static bool cmd_mem_args(const struct args *g, struct cmd_mem_opts *o)
+{
+	struct cmd_lint_args l;
+	const char *v = args_value(g, FLAG_FORMAT_TJ);
+	if (v && strcmp(v, "text") && strcmp(v, "json")) {
+		fprintf(stderr, "hlolint: error: unknown format '%s' (text or json)\n", v);
+		return false;
+	}
+	o->json = v && !strcmp(v, "json");
+	if (!cmd_lint_from(g, &l) || !args_uint(g, FLAG_TOP_MEM, &o->top))
+		return false;
+	o->jobs = l.jobs;
+	o->all_stages = l.all_stages;
+	o->config = l.config;
+	o->no_config = l.no_config;
+	return true;
+}
+
+int cmd_mem(const struct args *g)
 {
 	struct cmd_mem_opts o = { .mo = { .partitioned = -1 }, .top = 10 };
 	config_init(&o.cfg);
-	int nfiles = 0;
-	char **files = xcalloc((size_t)argc, sizeof *files);
-	int rc = cmd_mem_args(argc, argv, &o, files, &nfiles);
-	if (rc < 0 && !cmd_mem_config(&o))
-		rc = 2;
 	struct cmd_inputs in;
-	if (rc < 0 && !cmd_inputs(files, nfiles, o.all_stages, &in))
-		rc = 2;
-	free(files);
-	if (rc >= 0) {
+	if (!cmd_mem_args(g, &o) || !cmd_mem_config(&o, g) || !cmd_inputs(g->files, g->nfiles, o.all_stages, &in)) {
 		config_free(&o.cfg);
-		return rc;
+		return 2;
 	}
+	int rc;
 	struct diag_sink d;
 	diag_init(&d, stderr, 20);
 	d.keep = o.json;   /* JSON lists the inputs that failed */

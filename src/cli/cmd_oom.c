@@ -19,63 +19,11 @@
 #include "triage.h"
 #include "xlastats.h"
 
-static void cmd_oom_help(FILE *out)
-{
-	fputs("usage: hlolint oom [options] LOG [DUMP | DIR]\n"
-	      "\n"
-	      "Reads the out-of-memory reports in LOG (a job log or a pasted part of one:\n"
-	      "log prefixes, markdown quotes and escapes, wrapped or joined lines are fine),\n"
-	      "says whether the compile or the run failed and which kind of failure it is,\n"
-	      "leads with the fact from the numbers that decides the fix, and ranks the\n"
-	      "fixes.  With the program's module (an after-optimizations dump, or the\n"
-	      "--xla_dump_to folder) each allocation is printed at its instruction with\n"
-	      "the rules' findings on the same buffer, and hlolint's estimate beside XLA's.\n"
-	      "\n"
-	      "Reports: XLA:TPU \"Ran out of memory in memory space hbm|vmem|smem\" (or any\n"
-	      "part of it), \"HLO temporaries ... exceeds available HBM\", SparseCore,\n"
-	      "\"Aborting compilation early\", \"Allocation (size=...) would exceed memory\";\n"
-	      "the TPU runtime's \"Attempting to reserve\" and \"Error allocating device\n"
-	      "buffer\"; XLA:GPU's \"Out of memory while trying to allocate\", \"Failed to\n"
-	      "allocate request for\" and the BFC allocator's.  See docs/oom.md.\n"
-	      "\n"
-	      "options:\n"
-	      "  --format text|json   output (default text)\n"
-	      "  --target NAME, --hbm SIZE, --config FILE, --no-config, and the rules' options\n"
-	      "                       as for check (see 'hlolint check --help')\n"
-	      "  --exit-zero          exit 0 even when a report was found\n"
-	      "  -j N, --jobs N       read N modules of a folder at once (default: one per core)\n"
-	      "\n"
-	      "exit status: 1 an out-of-memory report was found (0 with --exit-zero),\n"
-	      "2 usage or I/O error, or no report in LOG.  See docs/oom.md.\n",
-	      out);
-}
-
 struct oom_args {
 	const char *log, *dump;
 	enum report_format format;
 	struct cmd_lint_args lint;
 };
-
-static bool cmd_oom_scan(int argc, char **argv, void *args, bool *help)
-{
-	struct oom_args *a = args;
-	const char *pos[2] = { NULL, NULL };
-	int fmt = (int)a->format;
-	struct cmd_scan s = { .cmd = "oom", .lint = &a->lint, .format = &fmt,
-			      .formats = 1u << REPORT_TEXT | 1u << REPORT_JSON, .pos = pos, .maxpos = 2 };
-	bool ok = cmd_scan_args(argc, argv, &s, help);
-	a->format = (enum report_format)fmt;
-	a->log = pos[0];
-	a->dump = pos[1];
-	return ok;
-}
-
-static bool cmd_oom_apply(int argc, char **argv, struct config *c)
-{
-	static const char *const valued[] = { "--config", "--baseline", "--format", "--max-errors", NULL };
-	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
-	return cmd_config_args(argc, argv, c, "oom", valued, flags);
-}
 
 /* ---- The program's module ---- */
 
@@ -822,16 +770,14 @@ done:
 	return rc;
 }
 
-/* Whether the log was given (cmd_frame). */
-static bool cmd_oom_ready(const void *a)
+int cmd_oom(const struct args *g)
 {
-	return ((const struct oom_args *)a)->log != NULL;
-}
-
-int cmd_oom(int argc, char **argv)
-{
-	struct oom_args a = { .format = REPORT_TEXT, .lint = { .max_errors = 20 } };
-	struct cmd_frame fr = { &a, &a.lint, cmd_oom_scan, cmd_oom_help, cmd_oom_ready, cmd_oom_apply,
-				cmd_oom_run };
-	return cmd_frame_run(argc, argv, &fr);
+	struct oom_args a = { .log = g->files[0], .dump = g->nfiles > 1 ? g->files[1] : NULL, .format = REPORT_TEXT };
+	const char *v = args_value(g, FLAG_FORMAT_TJ);
+	if (v && (!report_format_parse(v, &a.format) || (a.format != REPORT_TEXT && a.format != REPORT_JSON))) {
+		fprintf(stderr, "hlolint: error: oom cannot write '%s' output (text or json)\n", v);
+		return 2;
+	}
+	struct cmd_frame fr = { g, &a, &a.lint, cmd_oom_run };
+	return cmd_frame_run(&fr);
 }

@@ -10,45 +10,10 @@
 #include "lint.h"
 #include "output.h"
 
-static void cmd_report_help(FILE *out)
-{
-	fputs("usage: hlolint report [options] FILE [-o OUT.html]\n"
-	      "\n"
-	      "Writes the memory picture of every module of FILE as one HTML page that\n"
-	      "fetches nothing from the network: live device bytes over program order stacked\n"
-	      "by kind (arguments, outputs, temporaries, host) with the capacity and the peak,\n"
-	      "the largest buffers' live ranges on the same axis, and the rules' findings\n"
-	      "linking into the annotated module.  FILE may be a --xla_dump_to folder that\n"
-	      "holds one module.\n"
-	      "\n"
-	      "options:\n"
-	      "  -o, --output OUT     the page (default: standard output); never an input, nor a\n"
-	      "                       read-only file without --force\n"
-	      "  --target NAME, --hbm SIZE, --config FILE, --no-config, --all-stages, and the\n"
-	      "                       rules' options, as for check\n"
-	      "\n"
-	      "exit status: 0 written, 2 usage, I/O or parse error.  See docs/report.md.\n",
-	      out);
-}
-
 struct report_args {
 	const char *file, *out;
 	struct cmd_lint_args lint;
 };
-
-static bool cmd_report_scan(int argc, char **argv, void *args, bool *help)
-{
-	struct report_args *a = args;
-	struct cmd_scan s = { .cmd = "report", .lint = &a->lint, .out = &a->out, .pos = &a->file, .maxpos = 1 };
-	return cmd_scan_args(argc, argv, &s, help);
-}
-
-static bool cmd_report_apply(int argc, char **argv, struct config *c)
-{
-	static const char *const valued[] = { "-o", "--output", "--config", "--baseline", "--max-errors", NULL };
-	static const char *const flags[] = { "--no-config", "--all-stages", NULL };
-	return cmd_config_args(argc, argv, c, "report", valued, flags);
-}
 
 /* The modules and their models, as the pipeline meets them. */
 struct cmd_report_mods {
@@ -129,16 +94,9 @@ static int cmd_report_run(void *args, struct config *cfg, struct diag_sink *d)
 	return rc;
 }
 
-/* Whether the one input was given (cmd_frame). */
-static bool cmd_report_ready(const void *a)
+int cmd_report(const struct args *g)
 {
-	return ((const struct report_args *)a)->file != NULL;
-}
-
-int cmd_report(int argc, char **argv)
-{
-	struct report_args a = { .lint = { .max_errors = 20 } };
-	struct cmd_frame fr = { &a, &a.lint, cmd_report_scan, cmd_report_help, cmd_report_ready,
-				cmd_report_apply, cmd_report_run };
-	return cmd_frame_run(argc, argv, &fr);
+	struct report_args a = { .file = g->files[0], .out = args_value(g, FLAG_OUTPUT) };
+	struct cmd_frame fr = { g, &a, &a.lint, cmd_report_run };
+	return cmd_frame_run(&fr);
 }

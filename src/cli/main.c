@@ -1,32 +1,25 @@
 /* main.c - the hlolint driver: subcommand dispatch, options, exit status.
  * The library never exits; this file turns error counts into exit codes
  * (0 ok, 1 findings, 2 usage/I/O/parse error) and owns all stdout writing
- * decisions.  Subcommand logic lives in cmd_*.c files. */
+ * decisions.  Each command's options are parsed here, one way for all
+ * (args.h); subcommand logic lives in cmd_*.c files. */
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "args.h"
 #include "cmd.h"
+#include "help.h"
 #include "jobs.h"
 #include "output.h"
 #include "threads.h"
 #include "timing.h"
 
-
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-} main_commands[] = {
-	{ "parse", cmd_parse, "parse and verify HLO modules; report errors" },
-	{ "fmt", cmd_fmt, "print a module in XLA's canonical text (default, long or short style)" },
-	{ "mem", cmd_mem, "estimate per-device memory: peak, breakdown, largest allocations" },
-	{ "check", cmd_check, "run the rules (memory, sharding, host transfers) and report findings" },
-	{ "rules", cmd_rules, "list the rules of check with a one-line summary and their options" },
-	{ "annotate", cmd_annotate, "write the module back with findings as comments; --apply makes the fixes" },
-	{ "report", cmd_report, "the memory picture as one self-contained HTML page" },
-	{ "diff", cmd_diff, "what a change did to memory: two compiles compared, for CI" },
-	{ "oom", cmd_oom, "from XLA's out-of-memory message to the culprit instruction and its fixes" },
+/* Each command's entry point, in commands.def's order. */
+static int (*const main_run[CMD_COUNT])(const struct args *) = {
+#define COMMAND(id, name, minpos, maxpos, files, summary, about, exits) cmd_##name,
+#include "commands.def"
+#undef COMMAND
 };
 
 /* The one place a failed write to standard output is told (a full disk,
@@ -40,17 +33,39 @@ static int main_stdout_done(int rc)
 	return 2;
 }
 
-static void main_usage(FILE *out)
+/* `hlolint help [COMMAND | --man]`. */
+static int main_help(int argc, char **argv)
 {
-	fprintf(out, "usage: hlolint <command> [options] FILE...\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
-		fprintf(out, "  %-9s %s\n", main_commands[i].name, main_commands[i].summary);
-	fprintf(out, "\nRun 'hlolint <command> --help' for a command's options.\n"
-		     "FILE may be '-' for standard input; .gz files are decompressed.  A folder\n"
-		     "(XLA's --xla_dump_to) gives its after-optimizations modules; --all-stages adds\n"
-		     "the before-optimizations ones.\n"
-		     "HLOLINT_THREADS=N is the default of -j (else one thread per core).\n"
-		     "Exit status: 0 ok, 1 findings, 2 usage, I/O or parse error.\n");
+	enum cmd_id c = argc > 2 ? args_command(argv[2]) : CMD_COUNT;
+	if (argc > 2 && !strcmp(argv[2], "--man")) {
+		help_man(stdout);
+	} else if (c < CMD_COUNT) {
+		help_command(stdout, c);
+	} else if (argc > 2) {
+		fprintf(stderr, "hlolint: error: no command '%s' to help with\n", argv[2]);
+		return 2;
+	} else {
+		help_overview(stdout);
+	}
+	return main_stdout_done(0);
+}
+
+/* Parses argv for cmd and runs it; --help prints its help. */
+static int main_command_run(enum cmd_id cmd, int argc, char **argv)
+{
+	struct args a;
+	int rc = 2;
+	if (args_parse(cmd, argc, argv, &a)) {
+		output_set_force(args_has(&a, FLAG_FORCE));
+		if (a.help) {
+			help_command(stdout, cmd);
+			rc = 0;
+		} else {
+			rc = main_run[cmd](&a);
+		}
+	}
+	args_free(&a);
+	return main_stdout_done(rc);
 }
 
 int main(int argc, char **argv)
@@ -62,25 +77,26 @@ int main(int argc, char **argv)
 		return 2;
 	threads_set(jobs_default());   /* one large input: parsed in pieces, one per core */
 	if (argc < 2) {
-		main_usage(stderr);
+		help_overview(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		main_usage(stdout);
-		return main_stdout_done(0);
-	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return main_help(argc, argv);
 	if (!strcmp(argv[1], "--version")) {
 		printf("hlolint %s\n", HLOLINT_VERSION);
 		return main_stdout_done(0);
 	}
-	for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
-		if (!strcmp(argv[1], main_commands[i].name)) {
-			int rc = main_stdout_done(main_commands[i].run(argc - 1, argv + 1));
-			timing_mark("output and exit");
-			timing_report();
-			return rc;
-		}
-	fprintf(stderr, "hlolint: error: unknown command '%s'\n", argv[1]);
-	main_usage(stderr);
+	enum cmd_id cmd = args_command(argv[1]);
+	if (cmd < CMD_COUNT) {
+		int rc = main_command_run(cmd, argc - 1, argv + 1);
+		timing_mark("output and exit");
+		timing_report();
+		return rc;
+	}
+	const char *near = args_suggest_command(argv[1]);
+	if (near)
+		fprintf(stderr, "hlolint: error: unknown command '%s'; did you mean '%s'?\n", argv[1], near);
+	else
+		fprintf(stderr, "hlolint: error: unknown command '%s' (see 'hlolint --help')\n", argv[1]);
 	return 2;
 }

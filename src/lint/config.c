@@ -25,6 +25,17 @@ const struct config_option_info config_options[] = {
 	{ NULL, NULL, NULL, NULL, OPTK_INT }
 };
 
+const char *config_kind_name(enum config_option_kind k)
+{
+	switch (k) {
+	case OPTK_BYTES: return "BYTES";
+	case OPTK_INT: return "N";
+	case OPTK_RATIO: return "RATIO";
+	case OPTK_FRACTION: return "FRACTION";
+	}
+	return "VALUE";
+}
+
 static const char *config_strdup(struct config *c, const char *s, size_t n)
 {
 	return arena_strndup(&c->arena, s, n);

@@ -32,6 +32,8 @@ struct config_option_info {
 };
 /* The options.def table, CONFIG_OPT_COUNT entries. */
 extern const struct config_option_info config_options[];
+/* What a value of kind k looks like in help: BYTES, N, RATIO, FRACTION. */
+const char *config_kind_name(enum config_option_kind k);
 
 struct config_suppression {
 	const char *rule;           /* glob over the rule name; "*" when not given */

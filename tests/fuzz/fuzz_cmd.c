@@ -29,7 +29,7 @@ static void fuzz_cmd_init(void)
 	atexit(fuzz_cmd_cleanup);
 }
 
-int fuzz_cmd_run(int (*cmd)(int, char **), const char *const *args, const uint8_t *data, size_t size)
+int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data, size_t size)
 {
 	if (fuzz_cmd_fd < 0)
 		fuzz_cmd_init();
@@ -43,7 +43,11 @@ int fuzz_cmd_run(int (*cmd)(int, char **), const char *const *args, const uint8_
 		argv[argc] = (char *)args[argc];
 	argv[argc++] = fuzz_cmd_path;
 	argv[argc] = NULL;
-	int rc = cmd(argc, argv);
+	struct args a;
+	int rc = 2;
+	if (args_parse(args_command(args[0]), argc, argv, &a))
+		rc = cmd(&a);
+	args_free(&a);
 	fflush(stdout);
 	if (rc < 0 || rc > 2) {
 		fprintf(stderr, "fuzz_cmd: %s returned %d (want 0, 1 or 2)\n", args[0], rc);

@@ -5,12 +5,14 @@
 #define HLO_FUZZ_CMD_H
 #include <stddef.h>
 #include <stdint.h>
+#include "args.h"
 
 /* Runs cmd with argv = args (NULL-terminated, args[0] the command name)
- * followed by the path of a file holding data.  Standard output goes to
+ * followed by the path of a file holding data, parsed as main does
+ * (args_parse: a usage error is status 2).  Standard output goes to
  * /dev/null; diagnostics stay on stderr.  Returns the command's status;
  * aborts when it is not 0, 1 or 2 (the exit-code contract). */
-int fuzz_cmd_run(int (*cmd)(int, char **), const char *const *args, const uint8_t *data, size_t size);
+int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data, size_t size);
 
 /* Rule options that make every rule fire on small inputs (a 1 KiB device,
  * byte-sized thresholds), for the check and annotate targets. */
