@@ -58,7 +58,8 @@ static void hb_live_notes(struct finding_sink *fs, struct finding *f, const stru
 			char shape[256], sb[16], from[320] = "";
 			ir_shape_format(b->shape, true, shape, sizeof shape);
 			finding_from(fs, mm->module, b->def, from, sizeof from);
-			finding_note(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %.*s)%s", k + 1, size_human(b->bytes, sb),
+			(k ? finding_note : finding_fact)(fs, f, "live at the peak #%u: %s %s %%%.*s (%s, %.*s)%s", k + 1,
+				     size_human(b->bytes, sb),
 				     shape, IR_NM(b->def), mem_kind_name((enum mem_kind)b->kind),
 				     IR_CNM(mem_buffer_owner(b)), from);
 		}
@@ -108,14 +109,14 @@ static uint64_t hb_fix_notes(struct finding_sink *fs, struct finding *f, uint64_
 	if (nfix) {
 		char sb[16];
 		if (total >= excess)
-			finding_note(fs, f, "together the %u findings above lower the peak by up to %s: enough to fit%s", nfix,
+			finding_fix(fs, f, "the %u findings of this module live at the peak lower it by up to %s together: enough to fit%s", nfix,
 				     size_human(total, sb), alone ? "" : " only if several are fixed");
 		else
-			finding_note(fs, f, "together the findings above lower the peak by at most %s, short of the %s "
+			finding_fix(fs, f, "the findings of this module live at the peak lower it by at most %s together, short of the %s "
 				     "needed: also shard, rematerialize (jax.checkpoint) or offload more", size_human(total, sb),
 				     eb);
 	} else {
-		finding_note(fs, f, "no other finding of this module is live at the peak: shard the largest arrays over "
+		finding_fix(fs, f, "no other finding of this module is live at the peak: shard the largest arrays over "
 			     "more devices, rematerialize activations (jax.checkpoint) or offload them to host memory");
 	}
 	free(fix);
@@ -146,21 +147,21 @@ static int hb_run(struct hlo_module *m, struct pass_context *ctx)
 	size_human(excess, eb);
 	char dev[96];
 	if (mm->hbm_given)
-		snprintf(dev, sizeof dev, "the %s given with --hbm", hb);
+		snprintf(dev, sizeof dev, "--hbm %s", hb);
 	else
-		snprintf(dev, sizeof dev, "the %s of a %s device", hb, mm->target->name);
+		snprintf(dev, sizeof dev, "%s's %s", mm->target->name, hb);
 	struct finding *f;
 	/* A module not fused or scheduled yet is sized as written: an upper
 	 * bound, so exceeding the budget is a warning, never an error. */
 	if (over)
 		f = finding_add(fs, HB_RULE, mm->unoptimized ? FINDING_WARNING : FINDING_ERROR, m, mm->peak_at,
-				"%s device memory %s (total allocation) exceeds %s by %s (%.1f%%)%s",
-				mm->xla_total_bytes ? "XLA's" : "estimated", pb, dev, eb,
-				100.0 * (double)total / (double)hbm, mm->unoptimized ? " before fusion and scheduling" : "");
+				"%s memory %s exceeds %s by %s", mm->xla_total_bytes ? "XLA's" : "estimated", pb, dev, eb);
 	else
-		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "estimated device memory %s fits %s, "
-				"but up to %s with the large default tiling exceeds it by %s", pb, dev,
-				size_human(mm->total_bytes_max, xb), eb);
+		f = finding_add(fs, HB_RULE, FINDING_WARNING, m, mm->peak_at, "memory %s fits %s; %s with large "
+				"default tiles", pb, dev, size_human(mm->total_bytes_max, xb));
+	if (over)
+		finding_note(fs, f, "the total allocation is %.1f%% of the device's memory%s", 100.0 * (double)total /
+			     (double)hbm, mm->unoptimized ? ", before fusion and scheduling" : "");
 	finding_set_bytes(f, (int64_t)total);
 	finding_set_key(fs, f, "peak");
 	if (mm->xla_total_bytes)

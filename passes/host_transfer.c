@@ -36,9 +36,9 @@ static const char *const ht_mech_key[] = {
 	"outfeed", "infeed", "host_send_recv", "multislice", "tf_host_compute",
 };
 static const char *const ht_mech_text[] = {
-	"jax.debug.print", "jax.debug.print/debug.callback", "io_callback",
-	"pure_callback", "a Python host callback", "outfeed (lax.outfeed or the legacy host_callback)",
-	"infeed (lax.infeed or the legacy host_callback)", "host send/recv",
+	"jax.debug.print", "jax.debug.print/callback", "io_callback",
+	"pure_callback", "a Python host callback", "outfeed (lax.outfeed/host_callback)",
+	"infeed (lax.infeed/host_callback)", "host send/recv",
 	"multislice (DCN) collective transfer", "TensorFlow host-compute transfer",
 };
 
@@ -398,7 +398,7 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 	/* Direction from the bytes; a 0-byte transfer from what moves it. */
 	bool in = it->from_host || (!it->to_host && (it->mech == HT_INFEED || it->nrecv));
 	const char *verb = it->to_host && it->from_host ? "moves" : in ? "receives" : "sends";
-	const char *dir = it->to_host && it->from_host ? "between device and host"
+	const char *dir = it->to_host && it->from_host ? "to/from the host"
 			  : in ? "from the host" : "to the host";
 	const char *what = ht_mech_text[it->mech];
 	struct finding_sink *fs = ctx->findings;
@@ -407,11 +407,10 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 		f = finding_add(fs, HT_RULE, sev, st->m, i, "%s %s %s %s%s", what, verb, hb, dir,
 				in_loop ? " on every loop step" : "");
 	else if (in_loop && lp->trips >= 0)
-		f = finding_add(fs, HT_RULE, sev, st->m, i, "%s inside a loop %s %s %s on each of %lld steps", what,
-				verb, hb, dir, (long long)lp->trips);
+		f = finding_add(fs, HT_RULE, sev, st->m, i, "%s %s %s %s on %lld loop steps", what, verb, hb, dir,
+				(long long)lp->trips);
 	else if (in_loop)
-		f = finding_add(fs, HT_RULE, sev, st->m, i, "%s inside a loop %s %s %s on every step", what, verb,
-				hb, dir);
+		f = finding_add(fs, HT_RULE, sev, st->m, i, "%s %s %s %s on every loop step", what, verb, hb, dir);
 	else
 		f = finding_add(fs, HT_RULE, sev, st->m, i, "%s %s %s %s", what, verb, hb, dir);
 	finding_set_bytes(f, (int64_t)(bytes > INT64_MAX ? INT64_MAX : bytes));
@@ -422,8 +421,11 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 		finding_note(fs, f, "%u host send%s and %u recv%s of one callback (handler %s)", it->nsend,
 			     it->nsend == 1 ? "" : "s", it->nrecv, it->nrecv == 1 ? "" : "s",
 			     it->target ? it->target : "none");
-	else if (it->target)
+	else if (it->target && in_loop)
 		finding_note(fs, f, "%s %s", it->nsend + it->nrecv ? "host transfer handler" : "custom_call_target",
+			     it->target);
+	else if (it->target)
+		finding_fact(fs, f, "%s %s", it->nsend + it->nrecv ? "host transfer handler" : "custom_call_target",
 			     it->target);
 	if (it->to_host && it->from_host)
 		finding_note(fs, f, "%s to the host, %s back", size_human(it->to_host, tb),
@@ -436,17 +438,17 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 		if (lp->depth > 1)
 			snprintf(outer, sizeof outer, " inside %u more loop%s", lp->depth - 1, lp->depth > 2 ? "s" : "");
 		if (lp->total >= 0 && lp->depth > 1)
-			finding_note(fs, f, "the enclosing while %%%.*s runs %lld times%s (%lld executions in all): "
+			finding_fact(fs, f, "the enclosing while %%%.*s runs %lld times%s (%lld executions in all): "
 				     "%s moved in total", wn, wname, (long long)lp->trips, outer, (long long)lp->total,
 				     size_human(size_mul(bytes, (uint64_t)lp->total), total));
 		else if (lp->total >= 0)
-			finding_note(fs, f, "the enclosing while %%%.*s runs %lld times: %s moved in total", wn, wname,
+			finding_fact(fs, f, "the enclosing while %%%.*s runs %lld times: %s moved in total", wn, wname,
 				     (long long)lp->trips, size_human(size_mul(bytes, (uint64_t)lp->total), total));
 		else if (lp->trips >= 0)
-			finding_note(fs, f, "the enclosing while %%%.*s runs %lld times%s whose trip count is unknown",
+			finding_fact(fs, f, "the enclosing while %%%.*s runs %lld times%s whose trip count is unknown",
 				     wn, wname, (long long)lp->trips, outer);
 		else
-			finding_note(fs, f, "the enclosing while %%%.*s has no known trip count (no known_trip_count "
+			finding_fact(fs, f, "the enclosing while %%%.*s has no known trip count (no known_trip_count "
 				     "and no 'i < N' condition)%s", wn, wname, outer);
 		if (!ht_is_note(it->mech))
 			finding_note(fs, f, "each step waits for the host round trip, serializing the loop");
@@ -458,7 +460,7 @@ static void ht_report(struct ht_state *st, const struct ht_item *it)
 		finding_note(fs, f, "sharding={manual}: every device sends its own shard");
 	const char *fix = ht_fix(it->mech, in_loop);
 	if (fix)
-		finding_note(fs, f, "%s", fix);
+		finding_fix(fs, f, "%s", fix);
 
 	finding_field_string(fs, f, "mechanism", ht_mech_key[it->mech]);
 	finding_field_bytes(fs, f, "to_host_bytes", it->to_host);

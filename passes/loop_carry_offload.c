@@ -429,14 +429,13 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	const struct mem_model *mm = st->mm;
 	const struct hlo_shape *s = wr->base->shape;
 	char shape[256], hb[16], cb[16];
-	ir_shape_format(s, true, shape, sizeof shape);
+	ir_shape_format(s, false, shape, sizeof shape);
 	size_human(bytes, hb);
 	char steps[48] = "";
 	if (trips >= 0)
 		snprintf(steps, sizeof steps, ", %lld step%s", (long long)trips, trips == 1 ? "" : "s");
 	struct finding *f = finding_add(fs, LCO_RULE, FINDING_WARNING, st->m, wr->at,
-					"while %%%.*s carries a stacked %s (tuple index %lld%s) in device memory: %s "
-					"per device", IR_NM(w), shape, (long long)k, steps, hb);
+					"stacked loop carry %s in device memory: %s", shape, hb);
 	finding_set_bytes(f, (int64_t)bytes);
 	char key[320];
 	size_t kn = (size_t)snprintf(key, sizeof key, "%lld:", (long long)k);
@@ -463,8 +462,8 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 			     from);
 		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s,", IR_NM(init_k));
 	}
-	finding_note(fs, f, "carried as tuple index %lld of %%%.*s (body %.*s), read as %%%.*s and written each step by "
-		     "%%%.*s at the induction variable", (long long)k, IR_NM(w), IR_CNM(wr->base->comp), IR_NM(wr->base),
+	finding_fact(fs, f, "carried as tuple index %lld of %%%.*s%s (body %.*s), read as %%%.*s and written each step by "
+		     "%%%.*s at the induction variable", (long long)k, IR_NM(w), steps, IR_CNM(wr->base->comp), IR_NM(wr->base),
 		     IR_NM(wr->at));
 	if (n < sizeof carried)
 		n += (size_t)snprintf(carried + n, sizeof carried - n, "%.*s:%lld,%.*s,%.*s", IR_NM(w), (long long)k,
@@ -482,13 +481,13 @@ static void lco_report(struct lco_state *st, const struct hlo_instr *w, int64_t 
 	finding_note(fs, f, "in memory space 5 (pinned host) it would free %s of device memory per device%s", hb,
 		     peak_saved ? ", and it is live at the estimated peak" : "");
 	if (ds)
-		finding_note(fs, f, "fix in JAX: name the residual inside the scanned function with "
+		finding_fix(fs, f, "fix in JAX: name the residual inside the scanned function with "
 			     "jax.ad_checkpoint.checkpoint_name(x, 'name') and remat it with policy="
 			     "jax.checkpoint_policies.save_and_offload_only_these_names(names_which_can_be_saved=[], "
 			     "names_which_can_be_offloaded=['name'], offload_src='device', offload_dst='pinned_host'); "
 			     "the name must be on the value the scan stacks, or nothing is offloaded (jax#23869)");
 	else
-		finding_note(fs, f, "fix in JAX: jax.device_put the scanned value to a sharding with "
+		finding_fix(fs, f, "fix in JAX: jax.device_put the scanned value to a sharding with "
 			     "memory_kind='pinned_host' inside the scan body, or give the output out_shardings with "
 			     "memory_kind='pinned_host'");
 	finding_set_tuple_index(fs, f, k);
@@ -580,20 +579,19 @@ static void lco_survivor(struct lco_state *st, const struct hlo_instr *i)
 	const char *t = attr_plain(st->m->file, i, ATTR_CUSTOM_CALL_TARGET, &n);
 	int tn = t ? (int)n : 1;
 	struct finding *f = finding_add(fs, LCO_RULE, cpu ? FINDING_NOTE : FINDING_WARNING, st->m, i,
-					"offload annotation %.*s survived into the scheduled module: the compiler did "
-					"not apply it", tn, t ? t : "?");
+					"offload annotation %.*s was not applied", tn, t ? t : "?");
 	finding_set_key(fs, f, a == LCO_TO_HOST ? "survivor:to-host" : a == LCO_TO_DEVICE ? "survivor:to-device"
 											 : "survivor");
 	uint64_t p, px, u;
 	mem_instr_size(st->mm, i, &p, &px, &u);
 	finding_set_bytes(f, (int64_t)p);
-	finding_note(fs, f, "XLA's host offloader removes every MoveToHost/MoveToDevice/annotate_device_placement it "
+	finding_fact(fs, f, "XLA's host offloader removes every MoveToHost/MoveToDevice/annotate_device_placement it "
 		     "handles; one left in an optimized module means the value %s (docs/rules/loop-carry-offload.md)",
 		     a == LCO_TO_DEVICE ? "was not brought back from host memory as asked" : "stays in device memory");
 	if (cpu)
 		finding_note(fs, f, "expected on CPU, which has no host offloading");
 	else
-		finding_note(fs, f, "check that the annotated value is what the scan stacks (a residual), and that the "
+		finding_fix(fs, f, "check that the annotated value is what the scan stacks (a residual), and that the "
 			     "backend supports host offload");
 	finding_field_bool(fs, f, "survivor", true);
 	finding_field_int(fs, f, "bytes_saved", 0);

@@ -142,8 +142,7 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 		snprintf(pname, sizeof pname, "parameter %lld at %s", (long long)p->param, ppath);
 	uint64_t peak_saved = o->b->param < 0 && peak_live(pk, o->b) ? bytes : 0;
 	struct finding *f = finding_add(fs, MD_RULE, FINDING_WARNING, st->m, param,
-					"%s is not donated, but output %s has its shape and layout and is computed after "
-					"its last use: donating it saves %s per device", pname, opath, hb);
+					"%s is not donated: output %s could reuse its %s", pname, opath, hb);
 	finding_set_bytes(f, (int64_t)bytes);
 	char key[2 * MD_PATH + 8];
 	snprintf(key, sizeof key, "%s->%s", ppath, opath);
@@ -152,6 +151,8 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	const struct hlo_instr *last = NULL;
 	if (!p->unused && p->pos < entry->ninstrs)
 		last = entry->instrs[p->pos];
+	finding_fact(fs, f, "output %s has the parameter's shape and layout and is computed after its last use",
+		     opath);
 	if (last)
 		finding_note(fs, f, "last use of the parameter: %%%.*s; output %s is computed by %%%.*s%s", IR_NM(last), opath,
 			     IR_NM(o->at), st->mm->scheduled ? "" : " (definition order: the module has no schedule)");
@@ -160,12 +161,12 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	if (o->loop)
 		finding_note(fs, f, "output %s comes out of the loop %%%.*s, which carries a parameter: without donation "
 			     "XLA copies the parameter into the loop's buffer", opath, IR_NM(o->loop));
-	finding_note(fs, f, "fix in JAX: jax.jit(f, donate_argnums=...) (or donate_argnames) for the argument holding "
+	finding_fix(fs, f, "fix in JAX: jax.jit(f, donate_argnums=...) (or donate_argnames) for the argument holding "
 		     "parameter %lld (entry parameters are the flattened arguments), and do not use that argument after "
 		     "the call; XLA then writes output %s into its buffer", (long long)p->param, opath);
 	if (st->nmatch > 1) {
 		char tb[16];
-		finding_note(fs, f, "%u parameters of this module could be donated, saving %s per device in all",
+		finding_module_note(fs, f, "%u parameters of this module could be donated, saving %s per device in all",
 			     st->nmatch, size_human(st->total, tb));
 	}
 	if (st->donates)

@@ -80,12 +80,12 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	/* Floored: "100%" would say it is never read. */
 	int pct = (int)(100.0 * (double)c->idle / (double)mm->nsteps);
 	struct finding *f = finding_add(fs, OC_RULE, over ? FINDING_WARNING : FINDING_NOTE, ctx->module, b->def,
-					"parameter %%%.*s (%s) is not read in the last %d%% of the program: pinned "
-					"host memory would save %s per device",
-					IR_NM(b->def), hb, pct, sb);
+					"parameter %lld (%s) is unread in the last %d%% of the program",
+					(long long)b->param, hb, pct);
 	finding_set_bytes(f, (int64_t)b->bytes);
-	finding_note(fs, f, "%s, argument %lld; estimated total %s, %s with it in pinned host memory", shape,
-		     (long long)b->param, tb, size_human(size_sub(mm->total_bytes, c->saved), mb));
+	finding_fact(fs, f, "%s, argument %lld: in pinned host memory it saves %s per device (estimated total %s, "
+		     "%s with it there)", shape, (long long)b->param, sb, tb,
+		     size_human(size_sub(mm->total_bytes, c->saved), mb));
 	finding_from(fs, ctx->module, u->last_user, from, sizeof from);
 	finding_note(fs, f, "read %u time%s, last by %%%.*s%s at step %u of %u; the estimated peak comes later",
 		     u->nuses, u->nuses == 1 ? "" : "s", IR_NM(u->last_user), from, u->last + 1, mm->nsteps);
@@ -93,7 +93,7 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 		finding_note(fs, f, "moves %s to the device per execution, ~%.1f ms at %.0f GB/s host link "
 			     "(--offload-host-bandwidth), overlapped with the first steps", hb,
 			     1e3 * (double)b->bytes / bw, bw / 1e9);
-	finding_note(fs, f, "fix in JAX: give argument %lld a sharding with memory_kind='pinned_host' "
+	finding_fix(fs, f, "fix in JAX: give argument %lld a sharding with memory_kind='pinned_host' "
 		     "(jax.jit in_shardings, or the array's NamedSharding) and jax.device_put it to the device "
 		     "sharding where it is read; XLA copies it in at the start and frees the copy after the "
 		     "last read", (long long)b->param);

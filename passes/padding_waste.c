@@ -382,10 +382,9 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 	size_human(b->unpadded, ub);
 	size_human(waste, wb);
 	char shape[256];
-	ir_shape_format(s, true, shape, sizeof shape);
-	struct finding *f = finding_add(fs, PW_RULE, FINDING_WARNING, st->m, b->def,
-					"%s takes %s per device for %s of data (%.1fx expansion, %s of padding)", shape,
-					pb, ub, ratio, wb);
+	ir_shape_format(s, false, shape, sizeof shape);
+	struct finding *f = finding_add(fs, PW_RULE, FINDING_WARNING, st->m, b->def, "%s pads %s of data to %s (%.1fx)",
+					shape, ub, pb, ratio);
 	finding_set_bytes(f, (int64_t)waste);
 	char key[320];
 	ir_shape_format(s, true, key, sizeof key);
@@ -420,7 +419,7 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 						      w ? ", " : "", k ? "second-minor" : "minor", (long long)d,
 						      (unsigned long long)v, (unsigned long long)p);
 		}
-		finding_note(fs, f, "tile %s (%s)%s%s", ts,
+		finding_fact(fs, f, "tile %s (%s)%s%s", ts,
 			     size_has_tiles(s->layout) ? "from the layout" : "the target's default for an untiled array",
 			     w ? ": " : "", pads);
 	}
@@ -451,7 +450,7 @@ static void pw_report(struct pw_state *st, const struct pw_group *g)
 			finding_note(fs, f, "%s (%s) takes %s: saves %s per device", sugg, what,
 				     size_human(p.bytes, pb), size_human(saved, wb));
 	}
-	finding_note(fs, f, "fix in JAX: make the last dimension a multiple of 128 and the second-to-last a "
+	finding_fix(fs, f, "fix in JAX: make the last dimension a multiple of 128 and the second-to-last a "
 		     "multiple of 8 (16 for bf16, 32 for 8-bit types), e.g. pad a feature or vocabulary size, merge a "
 		     "small trailing dimension into its neighbour (reshape [..., heads, 64] to [..., heads*64]), or "
 		     "move a large dimension last (jnp.moveaxis, einsum output order)");

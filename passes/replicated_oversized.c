@@ -352,14 +352,19 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 		snprintf(what, sizeof what, "array of %s", hb);
 	struct finding *f;
 	if (c->why == RO_MAXIMAL)
-		f = finding_add(fs, RO_RULE, sev, st->m, c->at, "%s is held whole on device %lld of a %lld-device program "
-				"(maximal sharding)", what, (long long)c->device, (long long)st->ndev);
+		f = finding_add(fs, RO_RULE, sev, st->m, c->at, "%s is held whole on device %lld of %lld", what,
+				(long long)c->device, (long long)st->ndev);
 	else if (c->why == RO_UNANNOTATED)
-		f = finding_add(fs, RO_RULE, sev, st->m, c->at, "%s has no sharding in an unpartitioned %lld-device "
-				"SPMD module: every device holds all of it", what, (long long)st->ndev);
+		f = finding_add(fs, RO_RULE, sev, st->m, c->at, "%s is unsharded: all %lld devices hold it", what,
+				(long long)st->ndev);
 	else
-		f = finding_add(fs, RO_RULE, sev, st->m, c->at, "%s is replicated: each of the %lld devices holds all "
-				"of it", what, (long long)st->ndev);
+		f = finding_add(fs, RO_RULE, sev, st->m, c->at, "%s is replicated on all %lld devices", what,
+				(long long)st->ndev);
+	if (c->why == RO_MAXIMAL)
+		finding_fact(fs, f, "sharding={maximal device=%lld}: one device holds all of it", (long long)c->device);
+	else if (c->why == RO_UNANNOTATED)
+		finding_fact(fs, f, "no sharding in an unpartitioned %lld-device SPMD module: every device holds all of it",
+			     (long long)st->ndev);
 	finding_set_bytes(f, (int64_t)c->bytes);
 	char key[320];
 	ir_shape_format(s, false, key, sizeof key);
@@ -384,15 +389,15 @@ static void ro_report(struct ro_state *st, const struct ro_cand *c, const struct
 		finding_suggest_sharding(fs, f, shard);
 		if (sp.user)
 			finding_note(fs, f, "its user %%%.*s is already sharded on dimension %lld", IR_NM(sp.user), (long long)sp.dim);
-		finding_note(fs, f, "sharding dimension %lld (%lld) %lld ways, sharding=%s, leaves %s per device: "
+		finding_fact(fs, f, "sharding dimension %lld (%lld) %lld ways, sharding=%s, leaves %s per device: "
 			     "saves %s per device", (long long)sp.dim, (long long)s->dims[sp.dim], (long long)sp.ways, shard,
 			     size_human(sp.bytes, pb), size_human(saved, sb));
-		finding_note(fs, f, "fix in JAX: give it a NamedSharding, e.g. jax.device_put(x, NamedSharding(mesh, %s)) or "
+		finding_fix(fs, f, "fix in JAX: give it a NamedSharding, e.g. jax.device_put(x, NamedSharding(mesh, %s)) or "
 			     "jit(..., in_shardings=...), or jax.lax.with_sharding_constraint(x, NamedSharding(mesh, %s)), "
 			     "with 'axis' a mesh axis of size %lld; a mesh axis that does not divide the dimension "
 			     "leaves the array replicated", ps, ps, (long long)sp.ways);
 	} else {
-		finding_note(fs, f, "no dimension is divisible by a divisor of the %lld devices: pad or reshape one "
+		finding_fix(fs, f, "no dimension is divisible by a divisor of the %lld devices: pad or reshape one "
 			     "so that a mesh axis divides it", (long long)st->ndev);
 	}
 	if (peak_saved)

@@ -55,6 +55,8 @@ class Finding:
     source: Optional[Source] = None
     suggestion: Optional[Dict[str, Any]] = None
     notes: List[str] = field(default_factory=list)
+    fact: Optional[str] = None      # the note that decides (what text output shows first)
+    fix: Optional[str] = None       # what to change in the program, without "fix: " / "fix in JAX: "
     fingerprint: str = ""
     suppressed: bool = False
     baseline: bool = False
@@ -68,13 +70,6 @@ class Finding:
     def python_line(self) -> Optional[int]:
         return self.source.line if self.source else None
 
-    @property
-    def fix(self) -> Optional[str]:
-        for n in self.notes:
-            if n.startswith("fix: "):
-                return n[5:]
-        return None
-
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "Finding":
         known = {f.name for f in dataclasses.fields(cls)}
@@ -84,6 +79,10 @@ class Finding:
                         if src else None)
         kw["fields"] = {k: v for k, v in d.items() if k not in known}
         kw.setdefault("notes", [])
+        fix = kw.get("fix")
+        for lead in ("fix: ", "fix in JAX: "):
+            if fix and fix.startswith(lead):
+                kw["fix"] = fix[len(lead):]
         return cls(**kw)
 
 

@@ -34,7 +34,7 @@ static bool cmd_check_args(const struct args *g, struct check_args *a)
 	a->write_baseline = args_value(g, FLAG_WRITE_BASELINE);
 	a->format = REPORT_TEXT;
 	if (v && !report_format_parse(v, &a->format)) {
-		fprintf(stderr, "hlolint: error: unknown format '%s' (text, json, sarif or github)\n", v);
+		fprintf(stderr, "hlolint: error: unknown format '%s' (text, concise, json, sarif or github)\n", v);
 		return false;
 	}
 	return cmd_lint_from(g, &a->lint);
@@ -149,7 +149,7 @@ int cmd_check(const struct args *g)
 	if (!cmd_check_args(g, &a))
 		goto done;
 	d.max_errors = a.lint.max_errors;
-	d.keep = a.format != REPORT_TEXT;   /* machine outputs list the errors too */
+	d.keep = a.format != REPORT_TEXT && a.format != REPORT_CONCISE;   /* machine outputs list the errors too */
 	if (!cmd_lint_config(&a.lint, g, &cfg, &d))
 		goto done;
 	if (a.write_baseline && (!output_allowed(a.write_baseline, false) ||
@@ -161,6 +161,7 @@ int cmd_check(const struct args *g)
 	sink.baseline_given = cfg.has_baseline;
 	struct report *rep = report_new(a.format, stdout, HLOLINT_VERSION);
 	report_set_docs_url(rep, cfg.docs_url);
+	report_set_verbose(rep, args_has(g, FLAG_VERBOSE));
 	struct cmd_inputs in;
 	if (!cmd_inputs(a.files, a.nfiles, a.lint.all_stages, &in)) {
 		report_free(rep);
@@ -190,7 +191,7 @@ int cmd_check(const struct args *g)
 	}
 	unsigned unknown = report_unknown_capacity(rep);
 	if (cfg.require_target && unknown) {
-		if (a.format != REPORT_TEXT)    /* the text summary line says it already */
+		if (a.format != REPORT_TEXT && a.format != REPORT_CONCISE)    /* the summary line says it already */
 			fprintf(stderr, "hlolint: capacity unknown for %u module%s (pass --target or --hbm)\n",
 				unknown, unknown == 1 ? "" : "s");
 		failing++;

@@ -200,18 +200,40 @@ struct finding *finding_add(struct finding_sink *s, const char *rule, enum findi
 	return f;
 }
 
-void finding_note(struct finding_sink *s, struct finding *f, const char *fmt, ...)
+static void finding_vnote(struct finding_sink *s, struct finding *f, enum finding_note_role role, const char *fmt,
+			  va_list ap)
 {
 	struct finding_note *n = arena_alloc(&s->arena, sizeof *n);
-	va_list ap;
-	va_start(ap, fmt);
 	n->text = finding_vformat(s, fmt, ap);
-	va_end(ap);
+	n->role = role;
+	n->next = NULL;
 	if (f->notes_tail)
 		f->notes_tail->next = n;
 	else
 		f->notes = n;
 	f->notes_tail = n;
+}
+
+#define FINDING_NOTE_FN(fn, role)                                                   \
+	void fn(struct finding_sink *s, struct finding *f, const char *fmt, ...)    \
+	{                                                                           \
+		va_list ap;                                                         \
+		va_start(ap, fmt);                                                  \
+		finding_vnote(s, f, role, fmt, ap);                                 \
+		va_end(ap);                                                         \
+	}
+FINDING_NOTE_FN(finding_note, NOTE_MORE)
+FINDING_NOTE_FN(finding_fact, NOTE_FACT)
+FINDING_NOTE_FN(finding_fix, NOTE_FIX)
+FINDING_NOTE_FN(finding_module_note, NOTE_MODULE)
+#undef FINDING_NOTE_FN
+
+const char *finding_note_of(const struct finding *f, enum finding_note_role role)
+{
+	for (const struct finding_note *n = f->notes; n; n = n->next)
+		if (n->role == role)
+			return n->text;
+	return NULL;
 }
 
 void finding_set_key(struct finding_sink *s, struct finding *f, const char *key)

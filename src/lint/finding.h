@@ -35,8 +35,19 @@ struct finding_field {
 	struct finding_field *next;
 };
 
+/* What a note is to the reader.  Text output shows, under the headline,
+ * the fact that decides and the fix (and a module-wide fact once per
+ * module); every note shows with --verbose and in the machine formats. */
+enum finding_note_role {
+	NOTE_MORE,                  /* detail: --verbose */
+	NOTE_FACT,                  /* the one fact that decides (the first is shown) */
+	NOTE_FIX,                   /* what to change in the program (the first is shown) */
+	NOTE_MODULE,                /* true of the whole module: shown once per module */
+};
+
 struct finding_note {
 	const char *text;
+	enum finding_note_role role;
 	struct finding_note *next;
 };
 
@@ -132,9 +143,19 @@ void finding_from(struct finding_sink *s, const struct hlo_module *m, const stru
 struct finding *finding_add(struct finding_sink *s, const char *rule, enum finding_severity sev,
 			    const struct hlo_module *m, const struct hlo_instr *i, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
-/* Appends a note line (printf-formatted; shown as "note: ..." in text). */
+/* Appends a note line (printf-formatted; shown as "note: ..." in text):
+ * a detail, the deciding fact, the fix, or a fact of the whole module
+ * (enum finding_note_role). */
 void finding_note(struct finding_sink *s, struct finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void finding_fact(struct finding_sink *s, struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void finding_fix(struct finding_sink *s, struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void finding_module_note(struct finding_sink *s, struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The first note of role, or NULL. */
+const char *finding_note_of(const struct finding *f, enum finding_note_role role);
 void finding_set_bytes(struct finding *f, int64_t bytes);
 /* Suggestions: text is copied. */
 void finding_suggest_sharding(struct finding_sink *s, struct finding *f, const char *sharding);

@@ -34,11 +34,17 @@ struct report {
 	struct arena arena;
 	struct report_mod *mods;
 	uint32_t nmods, cap;
+	bool verbose;
+	/* Text: the module-wide notes of the file being printed, each once,
+	 * printed after its findings (report_text_module_notes). */
+	const struct finding **said_by;
+	const char **said;
+	uint32_t nsaid, capsaid;
 };
 
 bool report_format_parse(const char *name, enum report_format *out)
 {
-	static const char *const names[] = { "text", "json", "sarif", "github", NULL };
+	static const char *const names[] = { "text", "json", "sarif", "github", "concise", NULL };
 	for (int k = 0; names[k]; k++)
 		if (!strcmp(name, names[k])) {
 			*out = (enum report_format)k;
@@ -63,6 +69,8 @@ void report_free(struct report *r)
 	if (!r)
 		return;
 	free(r->mods);
+	free(r->said);
+	free(r->said_by);
 	arena_free(&r->arena);
 	free(r);
 }
@@ -70,6 +78,11 @@ void report_free(struct report *r)
 static const char *report_dup(struct report *r, const char *s)
 {
 	return s ? arena_strndup(&r->arena, s, strlen(s)) : NULL;
+}
+
+void report_set_verbose(struct report *r, bool verbose)
+{
+	r->verbose = verbose;
 }
 
 void report_set_docs_url(struct report *r, const char *url)
@@ -186,6 +199,9 @@ static void report_json_notes(struct json_writer *w, const struct finding *f)
 	for (const struct finding_note *n = f->notes; n; n = n->next)
 		json_string(w, n->text);
 	json_end_array(w);
+	/* The two notes text output leads with (null when the rule has none). */
+	report_kv_str(w, "fact", finding_note_of(f, NOTE_FACT));
+	report_kv_str(w, "fix", finding_note_of(f, NOTE_FIX));
 }
 
 static void report_json_source(struct json_writer *w, const struct finding *f)
@@ -275,20 +291,73 @@ static void report_text_py_at(FILE *out, const struct finding *f)
 		diag_line(out, "%s: ", f->source_file);
 }
 
-/* The op_name and the user the Python line was borrowed from, as
- * ' (op_name "...") via %user'. */
-static void report_text_origin(FILE *out, const struct finding *f)
+/* The op_name (verbose) and the user the Python line was borrowed from,
+ * as ' (op_name "...") via %user'. */
+static void report_text_origin(const struct report *r, FILE *out, const struct finding *f)
 {
-	if (f->op_name[0])
+	if (f->op_name[0] && r->verbose)
 		diag_line(out, " (op_name \"%s\")", f->op_name);
 	if (f->source_via)
 		diag_line(out, " via %%%s", f->source_via);
 	fputc('\n', out);
 }
 
+/* Keeps a module-wide note of f for the end of its file, once per module
+ * and text. */
+static void report_module_note(struct report *r, const struct finding *f, const char *text)
+{
+	for (uint32_t k = 0; k < r->nsaid; k++)
+		if (r->said_by[k]->module_index == f->module_index && !strcmp(r->said[k], text))
+			return;
+	if (r->nsaid == r->capsaid) {
+		r->capsaid = r->capsaid ? 2 * r->capsaid : 8;
+		r->said = xreallocarray(r->said, r->capsaid, sizeof *r->said);
+		r->said_by = xreallocarray(r->said_by, r->capsaid, sizeof *r->said_by);
+	}
+	r->said_by[r->nsaid] = f;
+	r->said[r->nsaid++] = text;
+}
+
+/* The module-wide notes of the file just printed: one line each, located
+ * at the file, with the rule that said it. */
+static void report_text_module_notes(struct report *r, FILE *out)
+{
+	for (uint32_t k = 0; k < r->nsaid; k++) {
+		const struct finding *f = r->said_by[k];
+		size_t n = strlen(f->path) + strlen(r->said[k]) + strlen(f->rule) + 16;
+		char *line = xmalloc(n);
+		snprintf(line, n, "%s: note: %s [%s]", f->path, r->said[k], f->rule);
+		report_wrap(out, "", line, 6);
+		free(line);
+	}
+	r->nsaid = 0;
+}
+
+/* The notes under the source line: all of them with --verbose; else the
+ * deciding fact and the fix (a module-wide fact goes after the file's
+ * findings, once). */
+static void report_text_notes(struct report *r, FILE *out, const struct finding *f)
+{
+	bool fact = false, fix = false;
+	for (const struct finding_note *n = f->notes; n; n = n->next) {
+		bool show = r->verbose;
+		if (n->role == NOTE_FACT && !fact)
+			show = fact = true;
+		else if (n->role == NOTE_FIX && !fix)
+			show = fix = true;
+		else if (n->role == NOTE_MODULE && !r->verbose)
+			report_module_note(r, f, n->text);
+		if (show)
+			report_wrap(out, "note: ", n->text, 6);
+	}
+	if (r->verbose)
+		report_text_suggestion(out, f);
+}
+
 /* The user's own Python line leads when there is one (editors and CI jump
- * to it), the HLO instruction follows; else the HLO location leads. */
-static void report_text_one(FILE *out, const struct finding *f)
+ * to it), the HLO instruction follows; else the HLO location leads.
+ * Concise: the first line only. */
+static void report_text_one(struct report *r, FILE *out, const struct finding *f)
 {
 	bool py_first = f->source_user;
 	if (py_first)
@@ -296,22 +365,22 @@ static void report_text_one(FILE *out, const struct finding *f)
 	else
 		report_text_hlo_at(out, f);
 	diag_line(out, "%s: %s [%s]\n", finding_severity_name(f->severity), f->message, f->rule);
+	if (r->fmt == REPORT_CONCISE)
+		return;
 	if (py_first) {
 		report_text_hlo_at(out, f);
 		diag_line(out, "note: HLO instruction%s%s", f->instruction[0] ? " %" : "", f->instruction);
-		report_text_origin(out, f);
+		report_text_origin(r, out, f);
 	}
 	if (f->src)
 		diag_print_line(out, f->src, f->span);
 	if (f->source_file && !py_first) {
 		report_text_py_at(out, f);
 		fputs("note: Python source", out);
-		report_text_origin(out, f);
+		report_text_origin(r, out, f);
 	} else if (!f->source_file && f->op_name[0])
 		diag_line(out, "note: op_name \"%s\"\n", f->op_name);
-	for (const struct finding_note *n = f->notes; n; n = n->next)
-		report_wrap(out, "note: ", n->text, 6);
-	report_text_suggestion(out, f);
+	report_text_notes(r, out, f);
 }
 
 /* ---- GitHub workflow commands ---- */
@@ -420,17 +489,19 @@ static void report_github_one(FILE *out, const struct finding *f)
 
 void report_file(struct report *r, const struct finding_sink *s, uint32_t from)
 {
-	if (r->fmt != REPORT_TEXT && r->fmt != REPORT_GITHUB)
+	if (r->fmt != REPORT_TEXT && r->fmt != REPORT_GITHUB && r->fmt != REPORT_CONCISE)
 		return;
 	for (uint32_t k = from; k < s->n; k++) {
 		const struct finding *f = s->items[k];
 		if (f->suppressed || f->baseline)
 			continue;
-		if (r->fmt == REPORT_TEXT)
-			report_text_one(r->out, f);
-		else
+		if (r->fmt == REPORT_GITHUB)
 			report_github_one(r->out, f);
+		else
+			report_text_one(r, r->out, f);
 	}
+	if (r->fmt == REPORT_TEXT)
+		report_text_module_notes(r, r->out);
 	fflush(r->out);
 }
 
@@ -716,13 +787,15 @@ static void report_sarif_python(struct json_writer *w, const struct finding *f)
 			      f->source_user && f->source_file[0] != '/');
 }
 
-/* The "fix: ..." note, or NULL. */
+/* The fix note without its "fix: " or "fix in JAX: ", or NULL. */
 static const char *report_fix_note(const struct finding *f)
 {
-	for (const struct finding_note *n = f->notes; n; n = n->next)
-		if (!strncmp(n->text, "fix: ", 5))
-			return n->text + 5;
-	return NULL;
+	const char *t = finding_note_of(f, NOTE_FIX);
+	if (t && !strncmp(t, "fix: ", 5))
+		return t + 5;
+	if (t && !strncmp(t, "fix in JAX: ", 12))
+		return t + 12;
+	return t;
 }
 
 /* message: the text with the fix in it, and the same as markdown (what
@@ -748,7 +821,7 @@ static void report_sarif_message(struct json_writer *w, const struct finding *f)
 	if (fix)
 		fprintf(m, "**Fix:** %s\n\n", fix);
 	for (const struct finding_note *n = f->notes; n; n = n->next)
-		if (n->text != (fix ? fix - 5 : NULL))
+		if (n->role != NOTE_FIX || n->text != finding_note_of(f, NOTE_FIX))
 			fprintf(m, "- %s\n", n->text);
 	if (f->instruction[0])
 		fprintf(m, "\nHLO: `%%%s` in `%s` (%s:%llu)", f->instruction, f->computation, f->path,
@@ -1014,7 +1087,7 @@ bool report_finish(struct report *r, const struct finding_sink *s, const struct 
 	for (uint32_t k = 0; k < s->n && !has_baseline; k++)
 		has_baseline = s->items[k]->baseline;
 	switch (r->fmt) {
-	case REPORT_TEXT: report_text_summary(r, s, bad_files); break;
+	case REPORT_TEXT: case REPORT_CONCISE: report_text_summary(r, s, bad_files); break;
 	case REPORT_JSON: report_json_doc(r, s, errs); break;
 	case REPORT_SARIF: report_sarif_doc(r, s, rules, has_baseline || s->baseline_given, errs, bad_files); break;
 	case REPORT_GITHUB: report_github_errors(r->out, errs); break;

@@ -12,9 +12,10 @@
 #include "ir.h"
 #include "pass.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB };
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB, REPORT_CONCISE };
 
-/* "text", "json", "sarif", "github"; false for anything else. */
+/* "text", "json", "sarif", "github", "concise" (one line per finding);
+ * false for anything else. */
 bool report_format_parse(const char *name, enum report_format *out);
 
 struct report;
@@ -26,6 +27,9 @@ void report_free(struct report *r);
 /* Where the rule documents are (SARIF's helpUri): --docs-url / docs-url =
  * ...; NULL keeps CONFIG_DOCS_URL. */
 void report_set_docs_url(struct report *r, const char *url);
+/* Text: every note of each finding (--verbose), not only the fact that
+ * decides and the fix. */
+void report_set_verbose(struct report *r, bool verbose);
 
 /* Registers the summary of a checked module (path as given; mm may be NULL
  * when no memory model was built) and returns its index, which the driver

@@ -27,6 +27,7 @@ def test_check_typed(capsys):
     assert f.python_file == "/work/train.py" and f.python_line == 43
     assert not f.source.user  # outside the git work tree the tests run in
     assert f.fix.startswith("remove the leftover jax.debug.print")
+    assert f.fact.startswith("custom_call_target ")  # the note text output shows first
     assert f.fields["mechanism"] == "debug_callback"
     m = r.memory
     assert isinstance(m, Memory) and m.target == "tpu-v5e" and m.capacity > 15 << 30 and m.fits is True

@@ -45,7 +45,7 @@ run caret parse "$tmp/bad3.hlo"
 at=$(sed -n 2p "$tmp/err" | awk '{ print index($0, "frob") - 1 }')
 [ "$(sed -n 2p "$tmp/err")" = '  /* \x1b[2J */ ROOT p = f32[] frob()' ] || fail "caret: $(sed -n 2p "$tmp/err" | cat -A)"
 sed -n 3p "$tmp/err" | grep -q "^ \{$at\}^~~~\$" || fail "caret not under frob (column $at): $(sed -n 3p "$tmp/err")"
-run check-text check --no-config --hbm 1K "$tmp/m.hlo"
+run check-text check --no-config --verbose --hbm 1K "$tmp/m.hlo"
 grep -qF '(op_name "a\x0a::error file=x.py,line=1::injected\x1b[2J")' "$tmp/out" ||
 	fail "check-text: op_name not escaped as \\x0a and \\x1b: $(grep op_name "$tmp/out" | cat -v)"
 run check-github check --no-config --hbm 1K --format github "$tmp/m.hlo"
