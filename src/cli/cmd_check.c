@@ -159,12 +159,21 @@ int cmd_check(const struct args *g)
 	struct finding_sink sink;
 	finding_sink_init(&sink);
 	sink.baseline_given = cfg.has_baseline;
-	struct report *rep = report_new(a.format, stdout, HLOLINT_VERSION);
+	/* --write-baseline says what it wrote and nothing else. */
+	FILE *shown = a.write_baseline ? fopen("/dev/null", "w") : stdout;
+	if (!shown) {
+		fprintf(stderr, "hlolint: error: cannot open /dev/null\n");
+		finding_sink_free(&sink);
+		goto done;
+	}
+	struct report *rep = report_new(a.format, shown, HLOLINT_VERSION);
 	report_set_docs_url(rep, cfg.docs_url);
 	report_set_verbose(rep, args_has(g, FLAG_VERBOSE));
 	struct cmd_inputs in;
 	if (!cmd_inputs(a.files, a.nfiles, a.lint.all_stages, &in)) {
 		report_free(rep);
+		if (shown != stdout)
+			fclose(shown);
 		finding_sink_free(&sink);
 		goto done;
 	}
@@ -185,7 +194,11 @@ int cmd_check(const struct args *g)
 	for (uint32_t k = 0; k < sink.n; k++)
 		failing += finding_fails(sink.items[k], cfg.fail_on);
 	if (a.write_baseline) {
-		if (!config_baseline_write(&sink, a.write_baseline))
+		uint32_t n;
+		if (config_baseline_write(&sink, a.write_baseline, &n))
+			diag_line(stdout, "hlolint: wrote %u finding%s of %u module%s to %s\n", n, n == 1 ? "" : "s",
+				  report_modules(rep), report_modules(rep) == 1 ? "" : "s", a.write_baseline);
+		else
 			ok = false;
 		failing = 0;    /* everything found is now the baseline */
 	}
@@ -198,6 +211,8 @@ int cmd_check(const struct args *g)
 	}
 	rc = !ok ? 2 : failing && !cfg.exit_zero ? 1 : 0;
 	report_free(rep);
+	if (shown != stdout)
+		fclose(shown);
 	finding_sink_free(&sink);
 	cmd_inputs_free(&in);
 done:

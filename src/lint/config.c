@@ -1031,8 +1031,9 @@ void config_baseline_apply(struct config *c, struct finding_sink *s, uint32_t fr
 	}
 }
 
-bool config_baseline_write(const struct finding_sink *s, const char *path)
+bool config_baseline_write(const struct finding_sink *s, const char *path, uint32_t *written)
 {
+	*written = 0;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -1046,6 +1047,7 @@ bool config_baseline_write(const struct finding_sink *s, const char *path)
 			continue;
 		diag_line(out, "%s %s %s:%llu %s\n", f->fingerprint, f->rule, f->path, (unsigned long long)f->line,
 			f->op_name[0] ? f->op_name : "-");
+		++*written;
 	}
 	if (fclose(out) != 0)
 		fatal_out_of_memory();

@@ -146,6 +146,7 @@ bool config_baseline_load(struct config *c, const char *path, struct diag_sink *
  * matches one finding: two identical findings need two lines). */
 void config_baseline_apply(struct config *c, struct finding_sink *s, uint32_t from);
 /* Writes every finding that is not suppressed (whole or not at all, through
- * output_write); false after an error message on I/O error. */
-bool config_baseline_write(const struct finding_sink *s, const char *path);
+ * output_write), their count in *written; false after an error message on
+ * I/O error. */
+bool config_baseline_write(const struct finding_sink *s, const char *path, uint32_t *written);
 #endif

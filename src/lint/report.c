@@ -123,6 +123,11 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
 	return r->nmods++;
 }
 
+uint32_t report_modules(const struct report *r)
+{
+	return r->nmods;
+}
+
 unsigned report_unknown_capacity(const struct report *r)
 {
 	unsigned n = 0;

@@ -42,6 +42,8 @@ uint32_t report_module(struct report *r, const char *path, const struct hlo_modu
  * still loaded: text and github print them now. */
 void report_file(struct report *r, const struct finding_sink *s, uint32_t from);
 
+/* How many modules were registered. */
+uint32_t report_modules(const struct report *r);
 /* How many registered modules have a memory model but no capacity (no
  * --target or --hbm given, none inferred): --require-target fails on them. */
 unsigned report_unknown_capacity(const struct report *r);

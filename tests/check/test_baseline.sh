@@ -14,6 +14,12 @@ f=tests/check/format_text.hlo
 "$HLOLINT" check --no-config --write-baseline "$tmp/b.txt" "$f" >"$tmp/out" 2>&1
 [ $? -eq 0 ] || fail "--write-baseline should exit 0"
 [ "$(grep -vc '^#' "$tmp/b.txt")" -eq 3 ] || fail "baseline should hold 3 findings"
+# It says what it wrote, and nothing else (issue 46): no findings, no summary.
+[ "$(cat "$tmp/out")" = "hlolint: wrote 3 findings of 1 module to $tmp/b.txt" ] ||
+	fail "--write-baseline printed: $(head -c 300 "$tmp/out")"
+"$HLOLINT" check --no-config --format json --write-baseline "$tmp/j.txt" "$f" >"$tmp/out" 2>&1
+[ "$(cat "$tmp/out")" = "hlolint: wrote 3 findings of 1 module to $tmp/j.txt" ] ||
+	fail "--write-baseline --format json printed: $(head -c 300 "$tmp/out")"
 
 "$HLOLINT" check --no-config --baseline "$tmp/b.txt" "$f" >"$tmp/out"
 [ $? -eq 0 ] || fail "all findings in the baseline should exit 0"
