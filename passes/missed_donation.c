@@ -141,7 +141,9 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	else
 		snprintf(pname, sizeof pname, "parameter %lld at %s", (long long)p->param, ppath);
 	uint64_t peak_saved = o->b->param < 0 && peak_live(pk, o->b) ? bytes : 0;
-	struct finding *f = finding_add(fs, MD_RULE, FINDING_WARNING, st->m, param,
+	enum finding_severity sev = pass_saving_severity(st->ctx, peak_saved, CONFIG_OPT_DONATION_WARN_FRACTION,
+							 CONFIG_OPT_DONATION_WARN_SAVING);
+	struct finding *f = finding_add(fs, MD_RULE, sev, st->m, param,
 					"%s is not donated: output %s could reuse its %s", pname, opath, hb);
 	finding_set_bytes(f, (int64_t)bytes);
 	char key[2 * MD_PATH + 8];

@@ -71,7 +71,8 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	const struct mem_model *mm = ctx->mem;
 	const struct mem_buffer *b = c->b;
 	const struct idle_use *u = c->u;
-	bool over = mm->hbm_bytes && mm->total_bytes > mm->hbm_bytes;
+	enum finding_severity sev = pass_saving_severity(ctx, c->saved, CONFIG_OPT_OFFLOAD_WARN_FRACTION,
+							 CONFIG_OPT_OFFLOAD_WARN_SAVING);
 	char hb[16], sb[16], tb[16], mb[16], shape[256], from[320];
 	size_human(b->bytes, hb);
 	size_human(c->saved, sb);
@@ -79,7 +80,7 @@ static void oc_report(struct pass_context *ctx, const struct oc_cand *c, double 
 	ir_shape_format(b->shape, true, shape, sizeof shape);
 	/* Floored: "100%" would say it is never read. */
 	int pct = (int)(100.0 * (double)c->idle / (double)mm->nsteps);
-	struct finding *f = finding_add(fs, OC_RULE, over ? FINDING_WARNING : FINDING_NOTE, ctx->module, b->def,
+	struct finding *f = finding_add(fs, OC_RULE, sev, ctx->module, b->def,
 					"parameter %lld (%s) is unread in the last %d%% of the program",
 					(long long)b->param, hb, pct);
 	finding_set_bytes(f, (int64_t)b->bytes);

@@ -1,7 +1,10 @@
-/* pass.c - the pass table (expanded from passes/passes.def) and the plain
- * pipeline runner: run, verify if asked, stop on a fatal result. */
+/* pass.c - the pass table (expanded from passes/passes.def), the plain
+ * pipeline runner (run, verify if asked, stop on a fatal result) and what
+ * several rules ask of the model alike (how severe a saving is). */
 #include "pass.h"
 #include <string.h>
+#include "config.h"
+#include "finding.h"
 #include "mem.h"
 #include "target.h"
 #include "timing.h"
@@ -60,4 +63,17 @@ int pass_run_all(const struct pass *const *passes, struct hlo_module *m, struct 
 			return -1;
 	}
 	return total;
+}
+
+enum finding_severity pass_saving_severity(const struct pass_context *ctx, uint64_t saved, int near_opt,
+					   int share_opt)
+{
+	const struct mem_model *mm = ctx->mem;
+	if (!mm || !mm->hbm_bytes)
+		return FINDING_NOTE;
+	double total = (double)(mm->xla_total_bytes ? mm->xla_total_bytes : mm->total_bytes);
+	double cap = (double)mm->hbm_bytes;
+	bool near = total >= config_double(ctx->config, near_opt) * cap;
+	bool large = (double)saved >= config_double(ctx->config, share_opt) * cap;
+	return near || large ? FINDING_WARNING : FINDING_NOTE;
 }

@@ -6,6 +6,7 @@
 #define HLO_PASS_H
 #include <stdbool.h>
 #include "diag.h"
+#include "finding.h"
 #include "ir.h"
 
 struct finding_sink;
@@ -47,6 +48,15 @@ struct pass {
 #define PASS(c, name) extern const char pass_name_##c[];
 #include "passes.def"
 #undef PASS
+
+/* How severe a saving of `saved` bytes is (missed-donation,
+ * offload-candidate): a warning when the module's total allocation (XLA's
+ * figure when known) is at least the option near_opt's fraction of the
+ * device's memory, or the saving at least the option share_opt's fraction
+ * of it; a note otherwise, and always without a capacity.  The options
+ * are enum config_option values. */
+enum finding_severity pass_saving_severity(const struct pass_context *ctx, uint64_t saved, int near_opt,
+					   int share_opt);
 
 /* All passes in passes.def order, NULL-terminated. */
 extern const struct pass *const pass_table[];
