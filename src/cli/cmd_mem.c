@@ -20,7 +20,7 @@
 struct cmd_mem_opts {
 	struct mem_options mo;
 	unsigned top, jobs;
-	bool json;
+	bool json, verbose;
 	bool all_stages;
 	const char *config;
 	bool no_config;
@@ -112,7 +112,8 @@ static void cmd_mem_header(FILE *out, const char *path, const struct mem_model *
 	char h1[16];
 	const char *mem = mm->target->kind == TARGET_CPU ? "memory" : "hbm";
 	struct hlo_module *m = mm->module;
-	diag_line(out, "hlolint memory estimate for module %s (%s), per device\n", m->name ? m->name->str : "?", path);
+	diag_line(out, "hlolint memory estimate for module %s, per device\n", m->name ? m->name->str : "?");
+	report_wrap(out, "  file:        ", path, 15);
 	char line[512];
 	snprintf(line, sizeof line, "%s (%s)", mm->target->name, mm->target_reason);
 	report_wrap(out, "  target:      ", line, 15);
@@ -275,7 +276,60 @@ static void cmd_mem_alloc_text(FILE *out, const struct mem_model *mm, const stru
 	fputs("     ==========================\n", out);
 }
 
-static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm, unsigned top, struct arena *a)
+/* text cut to width columns, "..." marking the cut. */
+static void cmd_mem_cell(char *out, size_t cap, const char *text, size_t width)
+{
+	size_t n = strlen(text);
+	if (n <= width || width < 4)
+		snprintf(out, cap, "%s", text);
+	else
+		snprintf(out, cap, "%.*s...", (int)(width - 3), text);
+}
+
+/* The table of the largest allocations: one row each, 100 columns. */
+static void cmd_mem_table_head(FILE *out)
+{
+	fprintf(out, "  %8s  %-22s  %-13s  %-9s  %-16s  %s\n", "size", "shape per device", "kind or space", "live", "source",
+		"instruction");
+}
+
+static void cmd_mem_table_row(FILE *out, const struct mem_model *mm, const struct mem_buffer *b, struct arena *a)
+{
+	struct cmd_mem_alloc al;
+	char h[16], shape[256], cell[64], live[32], src[96], ins[160];
+	cmd_mem_describe(mm, b, a, &al);
+	if (al.device_shape[0] && mem_buffer_split(mm, b) && ir_shape_is_array(b->shape)) {
+		struct hlo_shape s = *b->shape;
+		int64_t *dims = arena_array(a, s.rank, sizeof *dims);
+		mem_buffer_dims(mm, b, dims);
+		s.dims = dims;
+		ir_shape_format(&s, false, shape, sizeof shape);
+	} else {
+		ir_shape_format(b->shape, false, shape, sizeof shape);
+	}
+	cmd_mem_cell(cell, sizeof cell, shape, 22);
+	if (b->flags & MEM_BUF_GLOBAL)
+		snprintf(live, sizeof live, "all");
+	else
+		snprintf(live, sizeof live, "%u-%u", b->def_pos, b->last_pos);
+	src[0] = 0;
+	if (al.file) {
+		const char *base = strrchr(al.file, '/');
+		snprintf(src, sizeof src, "%s:%lld", base ? base + 1 : al.file, (long long)al.line);
+	}
+	char srccell[32];
+	cmd_mem_cell(srccell, sizeof srccell, src[0] ? src : "-", 16);
+	snprintf(ins, sizeof ins, "%%%.*s", IR_NM(b->def));
+	char inscell[64];
+	cmd_mem_cell(inscell, sizeof inscell, ins, 20);
+	char sp[24];
+	const char *kind = b->memory_space ? mem_space_name(b->memory_space, sp) : mem_kind_name((enum mem_kind)b->kind);
+	diag_line(out, "  %8s  %-22s  %-13s  %-9s  %-16s  %s\n", cmd_mem_h(b->bytes, h), cell, kind, live, srccell,
+		  inscell);
+}
+
+static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm, unsigned top, bool verbose,
+			 struct arena *a)
 {
 	cmd_mem_header(out, path, mm);
 	cmd_mem_totals(out, mm);
@@ -285,10 +339,16 @@ static void cmd_mem_text(FILE *out, const char *path, const struct mem_model *mm
 	uint32_t want = top ? top : live;
 	const struct mem_buffer **list = xcalloc(mm->nbuffers ? mm->nbuffers : 1, sizeof *list);
 	uint32_t n = mem_largest(mm, list, top);
-	fprintf(out, "\nLargest allocations (%u of %u):\n", n < want ? n : want, live);
+	fprintf(out, "\nLargest allocations (%u of %u%s):\n", n < want ? n : want, live,
+		verbose ? "" : "; live: instructions of the owning computation");
+	if (!verbose)
+		cmd_mem_table_head(out);
 	for (uint32_t k = 0; k < n; k++) {
 		struct arena_mark mk = arena_mark(a);
-		cmd_mem_alloc_text(out, mm, list[k], k, a);
+		if (verbose)
+			cmd_mem_alloc_text(out, mm, list[k], k, a);
+		else
+			cmd_mem_table_row(out, mm, list[k], a);
 		arena_release(a, mk);
 	}
 	free(list);
@@ -456,7 +516,7 @@ static bool cmd_mem_deliver(void *ctx, int k, void *res)
 		} else {
 			if (!r->first)
 				fputc('\n', stdout);
-			cmd_mem_text(stdout, path, mm, r->o->top, &a);
+			cmd_mem_text(stdout, path, mm, r->o->top, r->o->verbose, &a);
 		}
 		r->first = r->first && !mm;
 		arena_free(&a);
@@ -495,6 +555,7 @@ static bool cmd_mem_args(const struct args *g, struct cmd_mem_opts *o)
 		return false;
 	}
 	o->json = v && !strcmp(v, "json");
+	o->verbose = args_has(g, FLAG_VERBOSE_MEM);
 	if (!cmd_lint_from(g, &l) || !args_uint(g, FLAG_TOP_MEM, &o->top))
 		return false;
 	o->jobs = l.jobs;

@@ -11,7 +11,7 @@
 . tests/lib.sh
 d=tests/dumps/tpu-v5e
 "$HLOLINT" mem --no-config "$d" >"$tmp/mem" 2>"$tmp/err" || { fail "mem: exit $?"; cat "$tmp/err"; }
-head -n 1 "$tmp/mem" | grep -q '\.after_optimizations\.txt), per device$' || fail "mem read $(head -n 1 "$tmp/mem")"
+sed -n 2p "$tmp/mem" | grep -q '^  file: .*\.after_optimizations\.txt$' || fail "mem read $(sed -n 2p "$tmp/mem")"
 grep -q "target: *tpu-v5e (inferred: the dump's target_arguments.txt says TPU_VERSION_VIPERFISH lite)" \
 	"$tmp/mem" || fail "target not inferred from target_arguments.txt: $(grep 'target:' "$tmp/mem")"
 grep -q 'XLA said: ' "$tmp/mem" || fail "XLA's buffer assignment beside the module was not found"

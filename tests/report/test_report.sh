@@ -16,7 +16,7 @@ page=$tmp/report.html
 head -n 1 "$page" | grep -q '^<!DOCTYPE html>' || fail "not an HTML page"
 grep -qi '<script\|<link\|src="http\|href="http\|url(http\|@import' "$page" && fail "the page fetches or runs something"
 
-"$HLOLINT" mem --target tpu-v5e "$dir" >"$tmp/mem" 2>&1 || fail "mem: exit $?"
+"$HLOLINT" mem --verbose --target tpu-v5e "$dir" >"$tmp/mem" 2>&1 || fail "mem: exit $?"
 peak=$(sed -n 's/^Liveness peak [^ ]* \([^ ]*\).*/\1/p' "$tmp/mem" | head -n 1)
 top=$(sed -n 's/^ *XLA label: \([A-Za-z0-9_.-]*\) = .*/\1/p' "$tmp/mem" | head -n 1)
 [ -n "$peak" ] && [ -n "$top" ] || { fail "could not read mem's peak ('$peak') or top buffer ('$top')"; cat "$tmp/mem"; }
