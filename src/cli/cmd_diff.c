@@ -22,8 +22,37 @@ struct diff_args {
 	unsigned top;
 	bool has_growth, growth_pct;
 	double growth;              /* percent, or bytes */
+	uint64_t min_change;        /* text: smaller changes are counted in one line... */
+	double min_change_fraction; /* ... when also under this share of the total */
 	struct cmd_lint_args lint;
 };
+
+/* --min-change-bytes and --min-change-fraction; false after an error line. */
+static bool cmd_diff_min_change(const struct args *g, struct diff_args *a)
+{
+	const char *b = args_value(g, FLAG_MIN_CHANGE_BYTES), *f = args_value(g, FLAG_MIN_CHANGE_FRACTION);
+	a->min_change = 1u << 20;
+	a->min_change_fraction = 0.01;
+	if (b && !size_parse(b, strlen(b), &a->min_change)) {
+		fprintf(stderr, "hlolint: error: --min-change-bytes expects a size such as 1M or 4096, got '%s'\n", b);
+		return false;
+	}
+	if (f) {
+		char *end;
+		double v = strtod(f, &end);
+		if (*end == '%' && end[1] == 0) {
+			v /= 100;
+			end++;
+		}
+		if (end == f || *end || !(v >= 0 && v <= 1)) {
+			fprintf(stderr, "hlolint: error: --min-change-fraction expects 0 to 1 or a percentage such as 1%%, "
+					"got '%s'\n", f);
+			return false;
+		}
+		a->min_change_fraction = v;
+	}
+	return true;
+}
 
 static bool cmd_diff_growth(const char *v, struct diff_args *a)
 {
@@ -278,8 +307,30 @@ static double cmd_diff_pct(uint64_t o, uint64_t n)
 	return o ? ((double)n - (double)o) * 100.0 / (double)o : 0;
 }
 
-static void cmd_diff_text_pair(FILE *out, const struct diff_side *o, const struct diff_side *n,
-			       const struct diff_result *r)
+/* How much c changed the bytes of its buffer. */
+static uint64_t cmd_diff_delta(const struct diff_change *c)
+{
+	uint64_t ob = c->old ? c->old->bytes : 0, nb = c->new ? c->new->bytes : 0;
+	if (c->kind == DIFF_LEFT_HOST || c->kind == DIFF_TO_HOST)
+		return nb;   /* the whole buffer moved between memories */
+	return nb > ob ? nb - ob : ob - nb;
+}
+
+/* The changes under both thresholds, counted in one line. */
+static void cmd_diff_text_small(FILE *out, uint32_t nbad, uint32_t ngood, uint64_t up, uint64_t down,
+				uint64_t limit)
+{
+	char a[24], b[24], msg[300];
+	if (!nbad && !ngood)
+		return;
+	snprintf(msg, sizeof msg, "and %u smaller change%s (each under %s): %u new or grown, %u gone or shrunk, "
+		 "net %s%s", nbad + ngood, nbad + ngood == 1 ? "" : "s", size_human(limit, a), nbad, ngood,
+		 up >= down ? "+" : "-", size_human(up >= down ? up - down : down - up, b));
+	report_wrap(out, "  ", msg, 4);
+}
+
+static void cmd_diff_text_pair(FILE *out, const struct diff_args *da, const struct diff_side *o,
+			       const struct diff_side *n, const struct diff_result *r)
 {
 	char a[24], b[24], c[24], msg[600];
 	diag_line(out, "%s -> %s: module %s\n", o->path, n->path, n->m->name ? n->m->name->str : "?");
@@ -295,8 +346,26 @@ static void cmd_diff_text_pair(FILE *out, const struct diff_side *o, const struc
 			 r->old_aliases, r->new_aliases);
 		report_wrap(out, "  ", msg, 4);
 	}
-	for (uint32_t k = 0; k < r->nchanges; k++)
-		cmd_diff_text_change(out, o, n, &r->changes[k]);
+	uint64_t big = ot > nt ? ot : nt;
+	uint64_t share = (uint64_t)(da->min_change_fraction * (double)big);
+	uint64_t limit = share < da->min_change ? share : da->min_change;
+	uint32_t nbad = 0, ngood = 0;
+	uint64_t up = 0, down = 0;
+	for (uint32_t k = 0; k < r->nchanges; k++) {
+		const struct diff_change *ch = &r->changes[k];
+		if (cmd_diff_delta(ch) >= limit) {
+			cmd_diff_text_change(out, o, n, ch);
+			continue;
+		}
+		bool bad = cmd_diff_bad(ch->kind);
+		nbad += bad;
+		ngood += !bad;
+		if (bad)
+			up = size_add(up, cmd_diff_delta(ch));
+		else
+			down = size_add(down, cmd_diff_delta(ch));
+	}
+	cmd_diff_text_small(out, nbad, ngood, up, down, limit);
 	for (uint32_t k = 0; k < r->nadded; k++)
 		cmd_diff_text_finding(out, r->added[k], "new finding: the old compile did not have it");
 	for (uint32_t k = 0; k < r->nresolved; k++)
@@ -531,7 +600,7 @@ static void cmd_diff_compare(struct cmd_diff_run *r, struct diff_side *o, struct
 	if (r->json)
 		cmd_diff_json_pair(&r->w, o, n, &res, grew);
 	else
-		cmd_diff_text_pair(stdout, o, n, &res);
+		cmd_diff_text_pair(stdout, r->a, o, n, &res);
 }
 
 static bool cmd_diff_deliver(void *ctx, int k, void *res)
@@ -638,7 +707,8 @@ int cmd_diff(const struct args *g)
 		fprintf(stderr, "hlolint: error: diff cannot write '%s' output (text or json)\n", v);
 		return 2;
 	}
-	if (!args_uint(g, FLAG_TOP_DIFF, &a.top) || (growth && !cmd_diff_growth(growth, &a)))
+	if (!args_uint(g, FLAG_TOP_DIFF, &a.top) || (growth && !cmd_diff_growth(growth, &a)) ||
+	    !cmd_diff_min_change(g, &a))
 		return 2;
 	struct cmd_frame fr = { g, &a, &a.lint, cmd_diff_run };
 	return cmd_frame_run(&fr);
