@@ -518,22 +518,34 @@ check-xla: all
 # is expected).  --hbm 15.75G is the limit the compiler's message gives.
 DEMO_OOM := corpora/xla/out/scan_offload/oom/tpu-v5e
 DEMO_OPTS := --no-config --target tpu-v5e --hbm 15.75G
-demo_run = @echo '$$ build/hlolint $(1)'; $(BUILD)/hlolint $(1); st=$$?; \
-	echo "(exit $$st)"; echo; [ $$st -lt 2 ]
+demo_run = @echo '$$ build/hlolint $(2)'; $(BUILD)/hlolint $(2) >build/demo/$(1).txt 2>&1; st=$$?; \
+	cat build/demo/$(1).txt; echo "(exit $$st)"; echo; [ $$st -lt 2 ]
 
+# The closing lines name only what the steps printed: each is read back
+# from their saved output (build/demo/*.txt).
 demo: all
 	@mkdir -p build/demo
-	$(call demo_run,oom $(DEMO_OOM)/error.txt $(DEMO_OOM))
-	$(call demo_run,check $(DEMO_OPTS) $(DEMO_OOM))
-	$(call demo_run,annotate $(DEMO_OPTS) --apply $(DEMO_OOM) -o build/demo/fixed.hlo)
-	$(call demo_run,mem --target tpu-v5e --hbm 15.75G --top 3 build/demo/fixed.hlo)
-	@echo "What you just saw: XLA refused to compile this scan: it needs more than the chip has."
-	@echo "hlolint oom read the compiler's one-line message and pointed at the culprit, a stack"
-	@echo "of saved activations kept in device memory; check said why (loop-carry-offload) and"
-	@echo "what to do; annotate --apply moved the stack to host memory (S(5)) in the HLO, and"
-	@echo "the input x, read only at the start, too (offload-candidate: S(5) and a copy in); mem"
-	@echo "shows that the result fits.  In the program: offload 'resid' in the checkpoint policy"
-	@echo "(names_which_can_be_offloaded).  build/demo/fixed.hlo is the annotated module."
+	$(call demo_run,1-oom,oom $(DEMO_OOM)/error.txt $(DEMO_OOM))
+	$(call demo_run,2-check,check $(DEMO_OPTS) $(DEMO_OOM))
+	$(call demo_run,3-annotate,annotate $(DEMO_OPTS) --apply $(DEMO_OOM) -o build/demo/fixed.hlo)
+	@echo '$$ grep -m 3 "^// hlolint" build/demo/fixed.hlo'; grep -m 3 '^// hlolint' build/demo/fixed.hlo; echo
+	$(call demo_run,4-mem,mem --target tpu-v5e --hbm 15.75G --top 3 build/demo/fixed.hlo)
+	@o=build/demo; \
+	said() { sed -n "s/^[^ ]*: [a-z]*: \($$1\)/\1/p" $$o/$$2.txt | head -n 1 | sed 's/ \[[a-z-]*\]$$//'; }; \
+	rules=$$(sed -n 's/^[^ ]*:[0-9:]* [a-z]*: .* \[\([a-z-]*\)\]$$/\1/p' $$o/2-check.txt | awk '!s[$$0]++' | \
+		paste -sd, - | sed 's/,/, /g'); \
+	echo "What you just saw, step by step:"; \
+	echo "- oom read the compiler's message:"; \
+	echo "  $$(said 'XLA:TPU compile ran out of hbm: .*' 1-oom),"; \
+	echo "  and put its largest allocation at its instruction:"; \
+	echo "  $$(said 'allocation 1 (XLA): .*' 1-oom)."; \
+	echo "- check said why and what to change, rule by rule:"; \
+	echo "  $$rules."; \
+	echo "- annotate --apply $$(sed -n 's|^// hlolint: --apply \(made .*\)$$|\1|p' build/demo/fixed.hlo);"; \
+	echo "  $$(sed -n 's|^// hlolint: \(estimated memory per device: .*\)$$|\1|p' build/demo/fixed.hlo)."; \
+	echo "- mem on the result: $$(sed -n 's/^\(Total hbm allocation .* hbm\) (.*/\1/p' $$o/4-mem.txt | head -n 1)."; \
+	echo "build/demo/fixed.hlo is the annotated module; each finding's 'fix in JAX' note says what to"; \
+	echo "change in the program."
 
 # ---- Install --------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page
