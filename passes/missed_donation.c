@@ -125,6 +125,55 @@ static int md_cmp_param(const void *pa, const void *pb)
 }
 
 
+/* Whether s is shape like, or a tuple holding it: a step of an update
+ * (elementwise ops, fusions, copies keep the array's shape). */
+static bool md_same_array(const struct hlo_shape *s, const struct hlo_shape *like)
+{
+	if (!s)
+		return false;
+	if (s->type == PT_TUPLE) {
+		for (uint32_t k = 0; k < s->rank; k++)
+			if (md_same_array(s->elems[k], like))
+				return true;
+		return false;
+	}
+	return ir_shape_equal(s, like, false);
+}
+
+/* Whether out is parameter p updated: p reaches it through operands of
+ * the shape like (the paired leaf's) (w2 = w - lr * g, a fused update, a copy), walking back through
+ * the entry computation, as a train step's weights and optimizer state
+ * are.  An output that only depends on p through a reduction, a dot or a
+ * reshape (an evaluation's input, a batch) is not: the caller may still
+ * want that argument, which the module cannot say. */
+static bool md_derives(const struct hlo_instr *out, const struct hlo_instr *p, const struct hlo_shape *like)
+{
+	const struct hlo_comp *c = out->comp;
+	if (p->comp != c)
+		return false;
+	uint8_t *seen = xcalloc(c->ninstrs ? c->ninstrs : 1, 1);
+	const struct hlo_instr **stack = xcalloc(c->ninstrs ? c->ninstrs : 1, sizeof *stack);
+	uint32_t n = 0;
+	bool found = false;
+	stack[n++] = out;
+	seen[out->index] = 1;
+	while (n && !found) {
+		const struct hlo_instr *i = stack[--n];
+		found = i == p;
+		for (uint32_t k = 0; k < i->noperands && !found; k++) {
+			const struct hlo_instr *x = ir_operands(i)[k].instr;
+			if (x && x->comp == c && x->index < c->ninstrs && !seen[x->index] &&
+			    md_same_array(x->shape, like)) {
+				seen[x->index] = 1;
+				stack[n++] = x;
+			}
+		}
+	}
+	free(stack);
+	free(seen);
+	return found;
+}
+
 static void md_report(struct md_state *st, const struct md_item *p, const struct md_item *o, const struct peak_set *pk)
 {
 	struct finding_sink *fs = st->ctx->findings;
@@ -141,8 +190,11 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	else
 		snprintf(pname, sizeof pname, "parameter %lld at %s", (long long)p->param, ppath);
 	uint64_t peak_saved = o->b->param < 0 && peak_live(pk, o->b) ? bytes : 0;
-	enum finding_severity sev = pass_saving_severity(st->ctx, peak_saved, CONFIG_OPT_DONATION_WARN_FRACTION,
-							 CONFIG_OPT_DONATION_WARN_SAVING);
+	bool updated = o->loop || md_derives(o->at, param, p->b->shape);
+	/* Advice to donate what the caller may need is never more than a note. */
+	enum finding_severity sev = updated ? pass_saving_severity(st->ctx, peak_saved, CONFIG_OPT_DONATION_WARN_FRACTION,
+								     CONFIG_OPT_DONATION_WARN_SAVING)
+					    : FINDING_NOTE;
 	struct finding *f = finding_add(fs, MD_RULE, sev, st->m, param,
 					"%s is not donated: output %s could reuse its %s", pname, opath, hb);
 	finding_set_bytes(f, (int64_t)bytes);
@@ -153,8 +205,11 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	const struct hlo_instr *last = NULL;
 	if (!p->unused && p->pos < entry->ninstrs)
 		last = entry->instrs[p->pos];
-	finding_fact(fs, f, "output %s has the parameter's shape and layout and is computed after its last use",
-		     opath);
+	if (updated)
+		finding_fact(fs, f, "output %s is the parameter updated: computed from it after its last use", opath);
+	else
+		finding_fact(fs, f, "output %s has the parameter's shape but is not computed from it: the caller may "
+			     "still need the argument (an evaluation's input)", opath);
 	if (last)
 		finding_note(fs, f, "last use of the parameter: %%%.*s; output %s is computed by %%%.*s%s", IR_NM(last), opath,
 			     IR_NM(o->at), st->mm->scheduled ? "" : " (definition order: the module has no schedule)");
@@ -163,9 +218,10 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 	if (o->loop)
 		finding_note(fs, f, "output %s comes out of the loop %%%.*s, which carries a parameter: without donation "
 			     "XLA copies the parameter into the loop's buffer", opath, IR_NM(o->loop));
-	finding_fix(fs, f, "fix in JAX: jax.jit(f, donate_argnums=...) (or donate_argnames) for the argument holding "
-		     "parameter %lld (entry parameters are the flattened arguments), and do not use that argument after "
-		     "the call; XLA then writes output %s into its buffer", (long long)p->param, opath);
+	finding_fix(fs, f, "fix in JAX: %sjax.jit(f, donate_argnums=...) (or donate_argnames) for the argument "
+		     "holding parameter %lld (entry parameters are the flattened arguments), and do not use that "
+		     "argument after the call; XLA then writes output %s into its buffer",
+		     updated ? "" : "only if the caller is done with the argument: ", (long long)p->param, opath);
 	if (st->nmatch > 1) {
 		char tb[16];
 		finding_module_note(fs, f, "%u parameters of this module could be donated, saving %s per device in all",
@@ -179,6 +235,7 @@ static void md_report(struct md_state *st, const struct md_item *p, const struct
 		finding_note(fs, f, "the output is live at the estimated peak: donation lowers it by up to %s",
 			     size_human(peak_saved, pb));
 	finding_field_int(fs, f, "parameter", p->param);
+	finding_field_bool(fs, f, "updated", updated);
 	finding_field_string(fs, f, "parameter_index", ppath);
 	finding_field_string(fs, f, "output_index", opath);
 	finding_field_bytes(fs, f, "bytes_saved", bytes);
