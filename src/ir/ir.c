@@ -33,6 +33,18 @@ const char *ir_opcode_name(enum opcode op)
 	return op < OP_COUNT ? ir_opcodes[op].name : "<unknown>";
 }
 
+bool ir_op_is_collective(enum opcode op)
+{
+	switch (op) {
+	case OP_ALL_GATHER: case OP_ALL_GATHER_START: case OP_ALL_REDUCE: case OP_ALL_REDUCE_START:
+	case OP_REDUCE_SCATTER: case OP_ALL_TO_ALL: case OP_RAGGED_ALL_TO_ALL: case OP_COLLECTIVE_BROADCAST:
+	case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_PERMUTE_START:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int ir_opcode_arity(enum opcode op)
 {
 	return op < OP_COUNT ? ir_opcodes[op].arity : -1;

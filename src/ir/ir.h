@@ -55,6 +55,9 @@ enum vkind {
 
 /* Opcode table. */
 const char *ir_opcode_name(enum opcode op);
+/* Whether op moves data between devices (all-reduce, all-gather,
+ * reduce-scatter, all-to-all, collective-permute and their async starts). */
+bool ir_op_is_collective(enum opcode op);
 int ir_opcode_arity(enum opcode op);  /* >=0 fixed, -1 variadic, -2 special */
 const char *ir_type_name(enum ptype t);
 int ir_type_bits(enum ptype t);       /* element bits, 0 for token/opaque/tuple */
