@@ -67,6 +67,10 @@ void help_command(FILE *out, enum cmd_id cmd)
 			help_option(out, sp, flag_table[f].help);
 		}
 	if (CMDS_RULES & (1u << cmd)) {
+		fprintf(out, "\nrules (--select, --ignore; docs/rules/<rule>.md):\n");
+		for (const struct pass *const *p = pass_table; *p; p++)
+			if (!(*p)->rewrites)
+				help_option(out, (*p)->name, (*p)->summary);
 		fprintf(out, "\nrule options (see 'hlolint rules'; also [options] in .hlolint.toml):\n");
 		for (int k = 0; k < CONFIG_OPT_COUNT; k++) {
 			snprintf(sp, sizeof sp, "--%s %s", config_options[k].name, config_kind_name(config_options[k].kind));

@@ -2,8 +2,8 @@
 # test_help.sh - each command's --help and the man page are written from
 # the option tables (help.c, issue 46): the man page in the tree is what
 # `hlolint help --man` prints (make man); every option a command's help
-# shows is one the command accepts; the rule commands list every rule
-# option `hlolint rules` shows; each help names the exit status (and
+# shows is one the command accepts; the rule commands list every rule and
+# every rule option `hlolint rules` shows; each help names the exit status (and
 # HLOLINT_THREADS where -j is taken) and fits 100 columns.
 . tests/lib.sh
 "$HLOLINT" help --man >"$tmp/man" || fail "help --man: exit $?"
@@ -31,7 +31,11 @@ for c in parse fmt mem check rules annotate report diff oom; do
 	case $c in check | annotate | report | diff | oom)
 		while read -r o; do
 			grep -q "^  $o " "$tmp/h" || fail "$c --help does not list the rule option $o"
-		done <"$tmp/rule-opts" ;;
+		done <"$tmp/rule-opts"
+		for r in $("$HLOLINT" rules | sed -n 's/^\([a-z][a-z-]*\) .*/\1/p'); do
+			grep -q "^  $r  " "$tmp/h" || fail "$c --help does not list the rule $r"
+			grep -q "^\\.B $r\$" "$tmp/man.txt" || fail "the man page does not list the rule $r"
+		done ;;
 	esac
 done
 exit $st
