@@ -39,7 +39,7 @@ static const char *const ht_mech_text[] = {
 	"jax.debug.print", "jax.debug.print/callback", "io_callback",
 	"pure_callback", "a Python host callback", "outfeed (lax.outfeed/host_callback)",
 	"infeed (lax.infeed/host_callback)", "host send/recv",
-	"multislice (DCN) collective transfer", "TensorFlow host-compute transfer",
+	"multislice (DCN) transfer", "TF host-compute transfer",
 };
 
 /* Loop context of a computation: the innermost enclosing while. */
