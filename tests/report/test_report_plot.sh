@@ -1,11 +1,11 @@
 #!/bin/sh
 # test_report_plot.sh - the memory picture of `report` (issue 46), checked
 # in its SVG and, when chromium is there, rendered:
-#  - a step plot: a short program (corpora/xla act_offload, ~20 steps) has
-#    its arguments, live all along, at the same height in every column (no
-#    needles falling to zero between steps);
-#  - device memory in #plot, pinned host memory in its own panel #host,
-#    never on the device axis;
+#  - a step plot: a short program (corpora/xla scan_offload/oom, 143 steps,
+#    drawn as a comb of needles before) has its arguments, live all along,
+#    at the same height in every column (no fall to zero between steps);
+#  - device memory in #plot, pinned host memory (scan_offload/offloaded) in
+#    its own panel #host, never on the device axis;
 #  - tooltips (titles) on the curve's bands and on every buffer (size,
 #    shape, kind, live steps, op_name), each buffer a link to its line in
 #    the listing, also when the module is too large to list whole;
@@ -16,9 +16,13 @@
 #  - in headless chromium: no console errors, screenshots of a small and a
 #    large program.
 . tests/lib.sh
-small=corpora/xla/out/act_offload/offloaded/tpu-v5e
+small=corpora/xla/out/scan_offload/oom/tpu-v5e
+hosted=corpora/xla/out/scan_offload/offloaded/tpu-v5e
 large=corpora/xla/out/gpt/oom/tpu-v5e
 "$HLOLINT" report --no-config "$small" -o "$tmp/small.html" || fail "report small: exit $?"
+"$HLOLINT" report --no-config "$hosted" -o "$tmp/hosted.html" || fail "report hosted: exit $?"
+steps=$(grep -o 'steps [0-9]*-[0-9]*:' "$tmp/small.html" | tail -n 1 | sed 's/steps [0-9]*-\([0-9]*\):/\1/')
+[ "$steps" -ge 100 ] && [ "$steps" -le 200 ] || fail "small: $steps steps, not about 150"
 "$HLOLINT" report --no-config --target tpu-v5e "$large" -o "$tmp/large.html" || fail "report large: exit $?"
 
 # The arguments' area (the first device path): its top edge never falls.
@@ -27,8 +31,8 @@ args_top() {
 		tr ' ' '\n' | sed -n 's/^L[0-9]*,\([0-9.]*\)$/\1/p' | head -n 1920 | sort -u
 }
 [ "$(args_top "$tmp/small.html" | wc -l)" = 1 ] || fail "small: the arguments' top edge is not flat: $(args_top "$tmp/small.html" | head -n 3 | tr '\n' ' ')"
-grep -q 'id="host"' "$tmp/small.html" || fail "small: no pinned host panel"
-sed -n '/<svg id="plot"/,/<\/svg>/p' "$tmp/small.html" | grep -q 'class="area host"' && fail "small: host memory on the device axis"
+grep -q 'id="host"' "$tmp/hosted.html" || fail "hosted: no pinned host panel"
+sed -n '/<svg id="plot"/,/<\/svg>/p' "$tmp/hosted.html" | grep -q 'class="area host"' && fail "hosted: host memory on the device axis"
 grep -q 'id="nocap"' "$tmp/small.html" || fail "small: no capacity and the header does not say so"
 grep -q 'id="capacity"' "$tmp/small.html" && fail "small: a capacity line without a capacity"
 grep -q 'id="nocap"' "$tmp/large.html" && fail "large: says no capacity with --target"
