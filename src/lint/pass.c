@@ -71,9 +71,12 @@ enum finding_severity pass_saving_severity(const struct pass_context *ctx, uint6
 	const struct mem_model *mm = ctx->mem;
 	if (!mm || !mm->hbm_bytes)
 		return FINDING_NOTE;
-	double total = (double)(mm->xla_total_bytes ? mm->xla_total_bytes : mm->total_bytes);
 	double cap = (double)mm->hbm_bytes;
-	bool near = total >= config_double(ctx->config, near_opt) * cap;
-	bool large = (double)saved >= config_double(ctx->config, share_opt) * cap;
-	return near || large ? FINDING_WARNING : FINDING_NOTE;
+	if ((double)saved >= config_double(ctx->config, share_opt) * cap)
+		return FINDING_WARNING;
+	/* The total may still be packed on another thread (mem_options'
+	 * pack_later): wait for it only when it decides. */
+	mem_settle(mm);
+	double total = (double)(mm->xla_total_bytes ? mm->xla_total_bytes : mm->total_bytes);
+	return total >= config_double(ctx->config, near_opt) * cap ? FINDING_WARNING : FINDING_NOTE;
 }

@@ -31,6 +31,10 @@ sev note missed-donation $md --hbm 4G
 sev warning missed-donation $md --hbm 4G --donation-warn-saving 3%
 sev warning missed-donation $md --hbm 100G --donation-warn-fraction 0
 sev note missed-donation $md --hbm 600M --donation-warn-fraction 95% --donation-warn-saving 50%
+# The total decides here: it is read after the model's packing thread is
+# done (mem_settle; ThreadSanitizer found it read while being written).
+sev warning missed-donation $md --hbm 600M --donation-warn-saving 50%
+sev warning missed-donation $md --hbm 600M --donation-warn-saving 50% -j 2
 
 sev note offload-candidate $oc --hbm 10G --offload-min-fraction 0
 sev warning offload-candidate $oc --hbm 1G --offload-min-fraction 0
