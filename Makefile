@@ -518,7 +518,8 @@ check-xla: all
 # is expected).  --hbm 15.75G is the limit the compiler's message gives.
 DEMO_OOM := corpora/xla/out/scan_offload/oom/tpu-v5e
 DEMO_OPTS := --no-config --target tpu-v5e --hbm 15.75G
-demo_run = @echo '$$ build/hlolint $(2)'; $(BUILD)/hlolint $(2) >build/demo/$(1).txt 2>&1; st=$$?; \
+DEMO_BIN ?= $(BUILD)/hlolint
+demo_run = @echo '$$ build/hlolint $(2)'; $(DEMO_BIN) $(2) >build/demo/$(1).txt 2>&1; st=$$?; \
 	cat build/demo/$(1).txt; echo "(exit $$st)"; echo; [ $$st -lt 2 ]
 
 # The closing lines name only what the steps printed: each is read back
