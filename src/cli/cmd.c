@@ -86,8 +86,10 @@ bool cmd_inputs(char *const *files, int nfiles, bool all_stages, struct cmd_inpu
 	memset(out, 0, sizeof *out);
 	int cap = nfiles + 1;
 	out->paths = xcalloc((size_t)cap, sizeof *out->paths);
+	out->folder = xcalloc((size_t)cap, sizeof *out->folder);
 	for (int k = 0; k < nfiles; k++) {
 		if (!dumpdir_is_dir(files[k])) {
+			out->folder[out->n] = -1;
 			out->paths[out->n++] = files[k];
 			continue;
 		}
@@ -105,8 +107,10 @@ bool cmd_inputs(char *const *files, int nfiles, bool all_stages, struct cmd_inpu
 		}
 		cap += (int)dd.n;
 		out->paths = xreallocarray(out->paths, (size_t)cap, sizeof *out->paths);
+		out->folder = xreallocarray(out->folder, (size_t)cap, sizeof *out->folder);
 		out->owned = xreallocarray(out->owned, (size_t)out->nowned + dd.n, sizeof *out->owned);
 		for (uint32_t j = 0; j < dd.n; j++) {
+			out->folder[out->n] = k;
 			out->paths[out->n++] = dd.paths[j];
 			out->owned[out->nowned++] = dd.paths[j];
 		}
@@ -133,6 +137,7 @@ void cmd_inputs_free(struct cmd_inputs *in)
 		free(in->owned[k]);
 	free(in->owned);
 	free(in->paths);
+	free(in->folder);
 	memset(in, 0, sizeof *in);
 }
 

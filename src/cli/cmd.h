@@ -39,6 +39,7 @@ struct cmd_inputs {
 	int n;
 	char **owned;
 	int nowned;
+	int *folder;                /* by path: the argument (a folder) it was listed from, -1 a file */
 };
 /* False after an error message (a folder that cannot be read or holds no
  * module). */

@@ -98,7 +98,7 @@ static uint32_t cmd_annotate_module(void *ctx, uint32_t k, struct hlo_module *m,
 static bool cmd_annotate_rules(struct hlo_file *f, struct source *src, struct config *c, struct diag_sink *d,
 			       struct finding_sink *sink, struct mem_model **mms)
 {
-	struct lint_hooks h = { mms, cmd_annotate_module, NULL };
+	struct lint_hooks h = { mms, cmd_annotate_module, NULL, NULL };
 	return lint_file(f, src, 0, c, d, sink, &h);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "compile.h"
 #include "output.h"
 #include "config.h"
 #include "finding.h"
@@ -51,6 +52,9 @@ struct cmd_check_run {
 	struct finding_sink *sink;
 	struct report *rep;
 	unsigned bad;
+	bool want_sigs;             /* a folder rule is enabled */
+	struct compile_sig **sigs;  /* the current folder's modules so far */
+	uint32_t nsigs;
 };
 
 struct cmd_check_file {
@@ -66,7 +70,9 @@ struct cmd_check_file {
 		const char *rule, *why;
 	} *not_run;
 	uint32_t nnot_run;
-	bool ok;
+	struct compile_sig **sigs;  /* by module, for folder rules */
+	uint32_t nsigs;
+	bool want_sigs, ok;
 };
 
 /* lint_run's hooks: the modules and the rules that could not run are kept
@@ -87,15 +93,25 @@ static void cmd_check_not_run(void *ctx, uint32_t index, const char *rule, const
 	cf->not_run[cf->nnot_run++] = (struct cmd_check_not_run){ index, rule, why };
 }
 
+static void cmd_check_loaded(void *ctx, const struct hlo_module *m)
+{
+	struct cmd_check_file *cf = ctx;
+	if (!cf->want_sigs)
+		return;
+	cf->sigs = xreallocarray(cf->sigs, cf->nsigs + 1, sizeof *cf->sigs);
+	cf->sigs[cf->nsigs++] = compile_sig_take(m, cf->in.src->path);
+}
+
 static void *cmd_check_work(void *ctx, int k)
 {
 	struct cmd_check_run *r = ctx;
 	struct cmd_check_file *cf = xcalloc(1, sizeof *cf);
 	finding_sink_init(&cf->sink);
 	cf->sink.baseline_given = r->sink->baseline_given;
+	cf->want_sigs = r->want_sigs && r->in->folder[k] >= 0;
 	cmd_load_deferred(r->in->paths[k], r->d, &cf->in);
 	if (cf->in.f) {
-		struct lint_hooks h = { cf, cmd_check_module, cmd_check_not_run };
+		struct lint_hooks h = { cf, cmd_check_module, cmd_check_not_run, cmd_check_loaded };
 		cf->ok = lint_run(cf->in.f, cf->in.src, (uint32_t)k, r->cfg, &cf->in.d, &cf->sink, &h);
 		cf->ok = cf->ok && !cf->in.d.errors;
 	}
@@ -109,8 +125,40 @@ static void cmd_check_drop(void *ctx, int k, void *res)
 	finding_sink_free(&cf->sink);
 	free(cf->mods);
 	free(cf->not_run);
+	for (uint32_t j = 0; j < cf->nsigs; j++)
+		compile_sig_free(cf->sigs[j]);
+	free(cf->sigs);
 	cmd_loaded_free(&cf->in);
 	free(cf);
+}
+
+/* The folder's signatures so far take file k's, numbered as the report
+ * numbers its modules. */
+static void cmd_check_folder_add(struct cmd_check_run *r, struct cmd_check_file *cf, int k, const uint32_t *index)
+{
+	for (uint32_t j = 0; j < cf->nsigs; j++) {
+		if (!cf->sigs[j])
+			continue;
+		cf->sigs[j]->file_index = (uint32_t)k;
+		cf->sigs[j]->module_index = j < cf->nmods ? index[j] : 0;
+		r->sigs = xreallocarray(r->sigs, r->nsigs + 1, sizeof *r->sigs);
+		r->sigs[r->nsigs++] = cf->sigs[j];
+	}
+	cf->nsigs = 0;
+}
+
+/* The folder ending with file k: its folder rules, reported after its
+ * modules. */
+static void cmd_check_folder(struct cmd_check_run *r, int k)
+{
+	uint32_t from = r->sink->n;
+	if (!lint_folder(r->cfg, r->in->paths[k], r->sigs, r->nsigs, r->sink))
+		r->bad++;
+	lint_settle(r->cfg, r->sink, from);
+	report_file(r->rep, r->sink, from);
+	for (uint32_t j = 0; j < r->nsigs; j++)
+		compile_sig_free(r->sigs[j]);
+	r->nsigs = 0;
 }
 
 static bool cmd_check_deliver(void *ctx, int k, void *res)
@@ -127,14 +175,17 @@ static bool cmd_check_deliver(void *ctx, int k, void *res)
 	finding_sink_move(r->sink, &cf->sink);
 	for (uint32_t j = from; j < r->sink->n; j++)
 		r->sink->items[j]->module_index = index[r->sink->items[j]->module_index];
-	free(index);
 	if (cf->in.f) {
 		lint_settle(r->cfg, r->sink, from);
 		report_file(r->rep, r->sink, from);
 		finding_sink_detach(r->sink, from);
 	}
 	r->bad += !cf->ok;
+	cmd_check_folder_add(r, cf, k, index);
+	free(index);
 	cmd_check_drop(ctx, k, res);
+	if (r->want_sigs && r->in->folder[k] >= 0 && (k + 1 == r->in->n || r->in->folder[k + 1] != r->in->folder[k]))
+		cmd_check_folder(r, k);
 	return !diag_full(r->d);
 }
 
@@ -177,9 +228,12 @@ int cmd_check(const struct args *g)
 		finding_sink_free(&sink);
 		goto done;
 	}
-	struct cmd_check_run run = { &in, &cfg, &d, &sink, rep, 0 };
+	struct cmd_check_run run = { &in, &cfg, &d, &sink, rep, 0, lint_wants_folder(&cfg), NULL, 0 };
 	struct jobs j = { in.n, a.lint.jobs, &run, cmd_check_work, cmd_check_deliver, cmd_check_drop };
 	jobs_run(&j);
+	for (uint32_t k = 0; k < run.nsigs; k++)   /* a folder cut short (--max-errors) */
+		compile_sig_free(run.sigs[k]);
+	free(run.sigs);
 	unsigned bad = run.bad;
 	bool ok = !bad;
 

@@ -192,7 +192,7 @@ static void cmd_diff_file_load(struct cmd_diff_file *df, const char *path, const
 	finding_sink_init(&df->sink);
 	cmd_load_deferred(path, like, &df->in);
 	if (df->in.f && !df->in.d.errors) {
-		struct lint_hooks h = { df, cmd_diff_module, NULL };
+		struct lint_hooks h = { df, cmd_diff_module, NULL, NULL };
 		df->ok = lint_run(df->in.f, df->in.src, index, c, &df->in.d, &df->sink, &h);
 	}
 }

@@ -157,7 +157,7 @@ static void cmd_oom_lint(struct oom_dump *dp, struct config *c, struct diag_sink
 {
 	finding_sink_init(&dp->sink);
 	struct cmd_oom_hooks hk = { dp };
-	struct lint_hooks h = { &hk, cmd_oom_module, NULL };
+	struct lint_hooks h = { &hk, cmd_oom_module, NULL, NULL };
 	lint_file(dp->f, dp->src, 0, c, d, &dp->sink, &h);
 }
 

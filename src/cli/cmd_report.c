@@ -74,7 +74,7 @@ static int cmd_report_run(void *args, struct config *cfg, struct diag_sink *d)
 	struct cmd_report_mods mods = { 0 };
 	int rc = 2;
 	if (f && !d->errors) {
-		struct lint_hooks h = { &mods, cmd_report_module, NULL };
+		struct lint_hooks h = { &mods, cmd_report_module, NULL, NULL };
 		size_t len;
 		char *page;
 		if (lint_file(f, src, 0, cfg, d, &sink, &h) && mods.n &&

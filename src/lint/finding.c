@@ -157,6 +157,15 @@ static void finding_metadata(struct finding_sink *s, struct finding *f, const st
 	}
 }
 
+static void finding_push(struct finding_sink *s, struct finding *f)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->items = xreallocarray(s->items, s->cap, sizeof *s->items);
+	}
+	s->items[s->n++] = f;
+}
+
 struct finding *finding_add(struct finding_sink *s, const char *rule, enum finding_severity sev,
 			    const struct hlo_module *m, const struct hlo_instr *i, const char *fmt, ...)
 {
@@ -192,11 +201,33 @@ struct finding *finding_add(struct finding_sink *s, const char *rule, enum findi
 	va_start(ap, fmt);
 	f->message = finding_vformat(s, fmt, ap);
 	va_end(ap);
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->items = xreallocarray(s->items, s->cap, sizeof *s->items);
-	}
-	s->items[s->n++] = f;
+	finding_push(s, f);
+	return f;
+}
+
+struct finding *finding_add_at(struct finding_sink *s, const char *rule, enum finding_severity sev,
+			       const struct finding_place *at, const char *fmt, ...)
+{
+	struct finding *f = arena_alloc(&s->arena, sizeof *f);
+	memset(f, 0, sizeof *f);
+	f->rule = finding_strdup(s, rule);
+	f->severity = sev;
+	f->path = finding_strdup(s, at->path);
+	f->file_index = at->file_index;
+	f->module_index = at->module_index;
+	f->module = finding_strdup(s, at->module);
+	f->computation = finding_strdup(s, at->computation);
+	f->instruction = f->opcode = f->shape = f->shape_bare = f->op_name = "";
+	f->span = span_none();
+	f->line = f->end_line = at->line;
+	f->col = f->end_col = at->col;
+	f->bytes = -1;
+	f->leaf = f->tuple_index = f->output_index = f->peak_saved = -1;
+	va_list ap;
+	va_start(ap, fmt);
+	f->message = finding_vformat(s, fmt, ap);
+	va_end(ap);
+	finding_push(s, f);
 	return f;
 }
 
@@ -227,6 +258,17 @@ FINDING_NOTE_FN(finding_fact, NOTE_FACT)
 FINDING_NOTE_FN(finding_fix, NOTE_FIX)
 FINDING_NOTE_FN(finding_module_note, NOTE_MODULE)
 #undef FINDING_NOTE_FN
+
+void finding_also(struct finding_sink *s, struct finding *f, const char *path, uint64_t line, uint64_t col,
+		  const char *message)
+{
+	struct finding_also *a = arena_alloc(&s->arena, sizeof *a);
+	*a = (struct finding_also){ finding_strdup(s, path), finding_strdup(s, message), line, col, NULL };
+	struct finding_also **tail = &f->also;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = a;
+}
 
 const char *finding_note_of(const struct finding *f, enum finding_note_role role)
 {

@@ -80,6 +80,11 @@ struct finding {
 	const char *suggest_text;   /* SHARDING, SHAPE */
 	int64_t suggest_int;        /* MEMORY_SPACE, DONATE_PARAMETER */
 	struct finding_field *fields, *fields_tail;
+	struct finding_also {       /* other places it is about (a recompilation's later compiles) */
+		const char *path, *message;
+		uint64_t line, col;
+		struct finding_also *next;
+	} *also;
 	/* What other code reads of a finding (annotate --apply, hbm-over-budget),
 	 * as members; the setters below also add them to the fields. */
 	int64_t leaf;               /* leaf of the instruction's result it is about, -1 none */
@@ -143,6 +148,20 @@ void finding_from(struct finding_sink *s, const struct hlo_module *m, const stru
 struct finding *finding_add(struct finding_sink *s, const char *rule, enum finding_severity sev,
 			    const struct hlo_module *m, const struct hlo_instr *i, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Where a finding of a folder rule goes: a module no longer loaded (its
+ * text gone: no caret), at a line and column of its file. */
+struct finding_place {
+	const char *path, *module, *computation;
+	uint64_t line, col;
+	uint32_t file_index, module_index;
+};
+struct finding *finding_add_at(struct finding_sink *s, const char *rule, enum finding_severity sev,
+			       const struct finding_place *at, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Another place f is about: path:line:col, with a short message (SARIF
+ * related locations). */
+void finding_also(struct finding_sink *s, struct finding *f, const char *path, uint64_t line, uint64_t col,
+		  const char *message);
 /* Appends a note line (printf-formatted; shown as "note: ..." in text):
  * a detail, the deciding fact, the fix, or a fact of the whole module
  * (enum finding_note_role). */

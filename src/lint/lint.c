@@ -30,13 +30,15 @@ bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const
 	for (struct hlo_module *m = f->modules; m; m = m->next) {
 		if (!m->valid)
 			continue;
+		if (h->loaded)
+			h->loaded(h->ctx, m);
 		struct mem_model *mm = mem_analyze(m, &mo, &f->arena);
 		source_drop_all(src);   /* the attribute text the model read */
 		sink->module_index = h->module(h->ctx, k++, m, mm);
 		sink->module_first = sink->n;
 		uint32_t n = 0;
 		for (uint32_t p = 0; p < c->npasses; p++) {
-			if (!c->enabled[p])
+			if (!c->enabled[p] || !pass_table[p]->run)
 				continue;
 			const char *why = pass_unmet(pass_table[p], mm);
 			if (!why)
@@ -67,5 +69,26 @@ bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, stru
 	uint32_t from = sink->n;
 	bool ok = lint_run(f, src, file_index, c, d, sink, h);
 	lint_settle(c, sink, from);
+	return ok;
+}
+
+bool lint_wants_folder(const struct config *c)
+{
+	for (uint32_t p = 0; p < c->npasses; p++)
+		if (c->enabled[p] && pass_table[p]->folder)
+			return true;
+	return false;
+}
+
+bool lint_folder(const struct config *c, const char *folder, struct compile_sig *const *sigs, uint32_t n,
+		 struct finding_sink *sink)
+{
+	uint32_t from = sink->n;
+	struct folder_context fc = { folder, sigs, n, sink, c };
+	bool ok = true;
+	for (uint32_t p = 0; p < c->npasses; p++)
+		if (c->enabled[p] && pass_table[p]->folder && pass_table[p]->folder(&fc) < 0)
+			ok = false;
+	finding_sink_finish(sink, from);
 	return ok;
 }

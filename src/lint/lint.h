@@ -13,6 +13,8 @@
 #include "mem.h"
 #include "source.h"
 
+struct compile_sig;
+
 /* What the command does with each module as the pipeline meets it. */
 struct lint_hooks {
 	void *ctx;
@@ -23,6 +25,9 @@ struct lint_hooks {
 	uint32_t (*module)(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm);
 	/* Rule `rule` cannot run on module `index`, for reason why; may be NULL. */
 	void (*not_run)(void *ctx, uint32_t index, const char *rule, const char *why);
+	/* Module m before the model reads it, all its text still mapped (a
+	 * folder input's signature, compile.h); may be NULL. */
+	void (*loaded)(void *ctx, const struct hlo_module *m);
 };
 
 /* Runs the pipeline over f (read from src, file number file_index) into
@@ -37,4 +42,12 @@ bool lint_file(struct hlo_file *f, struct source *src, uint32_t file_index, stru
 bool lint_run(struct hlo_file *f, struct source *src, uint32_t file_index, const struct config *c,
 	      struct diag_sink *d, struct finding_sink *sink, const struct lint_hooks *h);
 void lint_settle(struct config *c, struct finding_sink *sink, uint32_t from);
+/* True when an enabled rule is a folder rule (pass.h): then take the
+ * modules' signatures. */
+bool lint_wants_folder(const struct config *c);
+/* The enabled folder rules over the signatures of one input folder, into
+ * sink (its findings finished, not yet settled).  False when a rule
+ * failed. */
+bool lint_folder(const struct config *c, const char *folder, struct compile_sig *const *sigs, uint32_t n,
+		 struct finding_sink *sink);
 #endif

@@ -34,12 +34,26 @@ enum pass_need {
 				    * while it is computed */
 };
 
+/* A folder rule's input: the signatures of every module of one input
+ * folder (a --xla_dump_to folder is one program run), in file order. */
+struct compile_sig;
+struct folder_context {
+	const char *folder;
+	struct compile_sig *const *sigs;
+	uint32_t n;
+	struct finding_sink *findings;
+	const struct config *config;
+};
+
 struct pass {
 	const char *name;      /* command-line name, e.g. "host-transfer" */
 	const char *summary;   /* one line, shown by `hlolint rules` */
 	bool rewrites;         /* false: analysis only, IR unchanged */
-	int (*run)(struct hlo_module *m, struct pass_context *ctx);
+	int (*run)(struct hlo_module *m, struct pass_context *ctx);   /* a module rule */
 	unsigned needs;        /* enum pass_need bits */
+	/* A folder rule (run NULL): once per input folder, after its modules
+	 * (lint_folder), over their signatures (compile.h). */
+	int (*folder)(struct folder_context *fc);
 };
 
 /* Each rule's name, pass_name_<c_name> ("host-transfer"), defined in

@@ -884,10 +884,19 @@ static void report_sarif_result(struct json_writer *w, const struct finding *f, 
 		report_sarif_hlo(w, f);
 	json_end_object(w);
 	json_end_array(w);
-	if (f->source_file) {
+	if (f->source_file || f->also) {
 		json_key(w, "relatedLocations");
 		json_begin_array(w);
-		report_sarif_related(w, f, py);
+		if (f->source_file)
+			report_sarif_related(w, f, py);
+		int id = 2;
+		for (const struct finding_also *a = f->also; a; a = a->next) {
+			json_begin_object(w);
+			report_kv_int(w, "id", id++);
+			report_sarif_physical(w, a->path, a->line, a->col, a->line, a->col, false);
+			report_text_obj(w, "message", a->message);
+			json_end_object(w);
+		}
 		json_end_array(w);
 	}
 	json_key(w, "partialFingerprints");

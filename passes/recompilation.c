@@ -1,0 +1,334 @@
+/* recompilation.c - rule recompilation (a folder rule): in one dump
+ * folder, the same jit function compiled more than once.  Modules are
+ * grouped by jit name in file (module id, compile) order; modules of one
+ * name whose op_names have less than half in common are different
+ * functions, not recompiles.  For each function compiled more than once,
+ * one finding says what changed between the compiles, in the order a user
+ * fixes it: an argument's shape, dtype, sharding or memory space,
+ * donation, the output, the devices, constants baked in, the program;
+ * nothing: the jit object itself was made again.  It reads signatures
+ * (compile.h), never modules. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compile.h"
+#include "finding.h"
+#include "pass.h"
+
+#define RC_RULE pass_name_recompilation   /* its name, from passes.def */
+
+/* Below this share of op_names in common, one name is two functions;
+ * below RC_SURE of it, say the call was close. */
+#define RC_SAME 0.5
+#define RC_SURE 0.7
+#define RC_TEXT 1024
+#define RC_SEEN 6
+
+struct rc_state {
+	struct folder_context *fc;
+	struct compile_sig **g;     /* one function's compiles, in order */
+	uint32_t n;
+	char fact[RC_TEXT], fix[RC_TEXT], head[RC_TEXT];
+	const char *kind;
+	struct finding *f;
+	double closest;             /* the lowest overlap that still joined the group */
+};
+
+/* Per-device dimensions that differ under one sharding: a new sharding
+ * changes them too, and is the cause then. */
+static bool rc_dims_differ(const struct compile_param *a, const struct compile_param *b)
+{
+	return a->type == b->type && a->rank == b->rank && a->rank && !strcmp(a->sharding, b->sharding) &&
+	       memcmp(a->dims, b->dims, a->rank * sizeof *a->dims) != 0;
+}
+
+/* An argument's name for a message: its pytree path, else its number. */
+static void rc_arg(const struct compile_sig *s, uint32_t k, char *out, size_t cap)
+{
+	if (s->params[k].path[0])
+		snprintf(out, cap, "'%s'", s->params[k].path);
+	else
+		snprintf(out, cap, "%u", k);
+}
+
+/* "512, 1024, 2048": the distinct values of dimension d of argument k
+ * over the compiles, in the order seen. */
+static void rc_dims_seen(const struct rc_state *st, uint32_t k, uint32_t d, char *out, size_t cap)
+{
+	int64_t seen[RC_SEEN];
+	uint32_t ns = 0;
+	size_t w = 0;
+	out[0] = 0;
+	for (uint32_t j = 0; j < st->n && w < cap; j++) {
+		int64_t v = st->g[j]->params[k].dims[d];
+		bool dup = false;
+		for (uint32_t e = 0; e < ns; e++)
+			dup |= seen[e] == v;
+		if (dup)
+			continue;
+		if (ns == RC_SEEN) {
+			w += (size_t)snprintf(out + w, cap - w, ", ...");
+			break;
+		}
+		seen[ns++] = v;
+		w += (size_t)snprintf(out + w, cap - w, "%s%lld", ns > 1 ? ", " : "", (long long)v);
+	}
+}
+
+/* The distinct strings field(j) over the compiles, quoted, in order. */
+static void rc_seen(const struct rc_state *st, const char *(*field)(const struct compile_sig *, uint32_t), uint32_t k,
+		    char *out, size_t cap)
+{
+	size_t w = 0;
+	out[0] = 0;
+	for (uint32_t j = 0, ns = 0; j < st->n && w < cap; j++) {
+		const char *v = field(st->g[j], k);
+		bool dup = false;
+		for (uint32_t e = 0; e < j; e++)
+			dup |= !strcmp(field(st->g[e], k), v);
+		if (dup)
+			continue;
+		w += (size_t)snprintf(out + w, cap - w, "%s%s", ns++ ? " then " : "", v[0] ? v : "(none)");
+	}
+}
+
+static const char *rc_shape(const struct compile_sig *s, uint32_t k) { return s->params[k].shape; }
+static const char *rc_sharding(const struct compile_sig *s, uint32_t k) { return s->params[k].sharding; }
+static const char *rc_output(const struct compile_sig *s, uint32_t k) { (void)k; return s->outputs; }
+static const char *rc_donation(const struct compile_sig *s, uint32_t k) { (void)k; return s->donation; }
+
+/* Which argument differs first by test, over every pair of compiles. */
+static int64_t rc_param_where(const struct rc_state *st, bool (*differ)(const struct compile_param *,
+									 const struct compile_param *))
+{
+	const struct compile_sig *a = st->g[0];
+	for (uint32_t j = 1; j < st->n; j++) {
+		const struct compile_sig *b = st->g[j];
+		if (b->nparams != a->nparams)
+			continue;
+		for (uint32_t k = 0; k < a->nparams; k++)
+			if (differ(&a->params[k], &b->params[k]))
+				return k;
+	}
+	return -1;
+}
+
+static bool rc_type_differs(const struct compile_param *a, const struct compile_param *b)
+{
+	return a->type != b->type;
+}
+
+static bool rc_sharding_differs(const struct compile_param *a, const struct compile_param *b)
+{
+	return strcmp(a->sharding, b->sharding) != 0;
+}
+
+static bool rc_space_differs(const struct compile_param *a, const struct compile_param *b)
+{
+	return a->space != b->space;
+}
+
+static bool rc_all(const struct rc_state *st, bool (*same)(const struct compile_sig *, const struct compile_sig *))
+{
+	for (uint32_t j = 1; j < st->n; j++)
+		if (!same(st->g[0], st->g[j]))
+			return false;
+	return true;
+}
+
+static bool rc_same_nparams(const struct compile_sig *a, const struct compile_sig *b) { return a->nparams == b->nparams; }
+static bool rc_same_outputs(const struct compile_sig *a, const struct compile_sig *b) { return !strcmp(a->outputs, b->outputs); }
+static bool rc_same_donation(const struct compile_sig *a, const struct compile_sig *b) { return !strcmp(a->donation, b->donation); }
+static bool rc_same_program(const struct compile_sig *a, const struct compile_sig *b) { return a->program == b->program; }
+static bool rc_same_devices(const struct compile_sig *a, const struct compile_sig *b)
+{
+	return a->partitions == b->partitions && a->replicas == b->replicas;
+}
+
+/* The first constant whose value differs between compile 0 and another of
+ * the same program: *j that compile, the index returned (-1 none). */
+static int64_t rc_const_where(const struct rc_state *st, uint32_t *jj)
+{
+	const struct compile_sig *a = st->g[0];
+	for (uint32_t j = 1; j < st->n; j++) {
+		const struct compile_sig *b = st->g[j];
+		if (b->program != a->program || b->nconsts != a->nconsts)
+			continue;
+		for (uint32_t k = 0; k < a->nconsts; k++)
+			if (strcmp(a->consts[k].value, b->consts[k].value)) {
+				*jj = j;
+				return k;
+			}
+	}
+	return -1;
+}
+
+/* The cause a user fixes first: headline, fact and fix. */
+static void rc_explain(struct rc_state *st)
+{
+	const struct compile_sig *a = st->g[0];
+	char arg[160], seen[RC_TEXT / 2];
+	int64_t k;
+	if (!rc_all(st, rc_same_nparams)) {
+		st->kind = "arguments";
+		snprintf(st->head, sizeof st->head, "the number of arguments changes");
+		snprintf(st->fact, sizeof st->fact, "the compiles take different numbers of arguments (a pytree whose "
+			 "structure changes: an optional field, a list of varying length)");
+		snprintf(st->fix, sizeof st->fix, "keep the argument pytree's structure fixed between calls");
+	} else if ((k = rc_param_where(st, rc_dims_differ)) >= 0) {
+		const struct compile_param *p = &a->params[k];
+		uint32_t d = 0;
+		for (uint32_t j = 1; j < st->n; j++)
+			for (uint32_t e = 0; e < p->rank; e++)
+				if (st->g[j]->params[k].dims[e] != p->dims[e]) {
+					d = e;
+					j = st->n;
+					break;
+				}
+		rc_arg(a, (uint32_t)k, arg, sizeof arg);
+		rc_dims_seen(st, (uint32_t)k, d, seen, sizeof seen);
+		st->kind = "shape";
+		snprintf(st->head, sizeof st->head, "argument %.24s dimension %u changes", arg, d);
+		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) has dimension %u = %s per device "
+			 "in successive compiles", arg, (long long)k, d, seen);
+		snprintf(st->fix, sizeof st->fix, "fix: pad a changing batch or sequence length to a few bucket sizes "
+			 "(powers of two), so each size compiles once");
+	} else if ((k = rc_param_where(st, rc_type_differs)) >= 0) {
+		rc_arg(a, (uint32_t)k, arg, sizeof arg);
+		rc_seen(st, rc_shape, (uint32_t)k, seen, sizeof seen);
+		st->kind = "dtype";
+		snprintf(st->head, sizeof st->head, "argument %.24s changes dtype", arg);
+		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) is %s", arg, (long long)k, seen);
+		snprintf(st->fix, sizeof st->fix, "fix: cast it before the call: jnp.asarray(x, dtype)");
+	} else if ((k = rc_param_where(st, rc_sharding_differs)) >= 0) {
+		rc_arg(a, (uint32_t)k, arg, sizeof arg);
+		rc_seen(st, rc_sharding, (uint32_t)k, seen, sizeof seen);
+		st->kind = "sharding";
+		snprintf(st->head, sizeof st->head, "argument %.24s changes sharding", arg);
+		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) arrives %s", arg, (long long)k, seen);
+		snprintf(st->fix, sizeof st->fix, "fix: pin in_shardings in jax.jit, or jax.device_put the argument "
+			 "with one sharding before every call");
+	} else if ((k = rc_param_where(st, rc_space_differs)) >= 0) {
+		rc_arg(a, (uint32_t)k, arg, sizeof arg);
+		st->kind = "memory-space";
+		snprintf(st->head, sizeof st->head, "argument %.24s changes memory kind", arg);
+		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) is in device memory in one compile "
+			 "and in host memory (S(5)) in another", arg, (long long)k);
+		snprintf(st->fix, sizeof st->fix, "fix: pin in_shardings with the memory kind (memory_kind='device' or "
+			 "'pinned_host')");
+	} else if (!rc_all(st, rc_same_donation)) {
+		rc_seen(st, rc_donation, 0, seen, sizeof seen);
+		st->kind = "donation";
+		snprintf(st->head, sizeof st->head, "donation changes");
+		snprintf(st->fact, sizeof st->fact, "input_output_alias is %s", seen);
+		snprintf(st->fix, sizeof st->fix, "fix: jit the function once with its donate_argnums, and call that");
+	} else if (!rc_all(st, rc_same_outputs)) {
+		rc_seen(st, rc_output, 0, seen, sizeof seen);
+		st->kind = "output";
+		snprintf(st->head, sizeof st->head, "the output changes, the arguments do not");
+		snprintf(st->fact, sizeof st->fact, "the output is %s with the same arguments: a weak-typed Python "
+			 "scalar argument (dtype decided by the other operand) or a static argument", seen);
+		snprintf(st->fix, sizeof st->fix, "fix: pass scalars as jnp.asarray(x, dtype), and make static values "
+			 "arguments");
+	} else if (!rc_all(st, rc_same_devices)) {
+		st->kind = "devices";
+		snprintf(st->head, sizeof st->head, "the number of devices changes");
+		snprintf(st->fact, sizeof st->fact, "num_partitions/replica_count differ between compiles (%lld/%lld "
+			 "first)", (long long)a->partitions, (long long)a->replicas);
+		snprintf(st->fix, sizeof st->fix, "fix: compile for one mesh; a changing device count recompiles");
+	} else {
+		uint32_t j = 0;
+		int64_t c = rc_const_where(st, &j);
+		if (c >= 0) {
+			const struct compile_const *x = &a->consts[c], *y = &st->g[j]->consts[c];
+			st->kind = "constants";
+			snprintf(st->head, sizeof st->head, "only a constant changes (%.8s, %.8s)", x->value, y->value);
+			snprintf(st->fact, sizeof st->fact, "same arguments and program; constant %%%s is %s, then %s%s%s",
+				 x->name, x->value, y->value, x->op_name[0] ? " from " : "", x->op_name);
+			snprintf(st->fix, sizeof st->fix, "fix: a static argument or a closed-over Python value changes: "
+				 "pass it as a traced argument");
+		} else if (!rc_all(st, rc_same_program)) {
+			st->kind = "program";
+			snprintf(st->head, sizeof st->head, "the program changes, its arguments do not");
+			snprintf(st->fact, sizeof st->fact, "same arguments and outputs, different programs: a static "
+				 "argument or closed-over value that changes the computation");
+			snprintf(st->fix, sizeof st->fix, "fix: make the changing value an argument, or keep it fixed");
+		} else {
+			st->kind = "identical";
+			snprintf(st->head, sizeof st->head, "identical compiles");
+			snprintf(st->fact, sizeof st->fact, "the compiles are the same program with the same arguments: "
+				 "the jit function object was made again (jax.jit in a loop, a new lambda or "
+				 "functools.partial per call)");
+			snprintf(st->fix, sizeof st->fix, "fix: create the jitted function once and reuse it");
+		}
+	}
+}
+
+static int rc_report(struct rc_state *st)
+{
+	const struct compile_sig *a = st->g[0];
+	rc_explain(st);
+	struct finding_place at = { a->path, a->name, a->entry, a->line, a->col, a->file_index, a->module_index };
+	struct finding *f = finding_add_at(st->fc->findings, RC_RULE, FINDING_WARNING, &at, "%.20s compiled %u times: %s",
+					   a->name, st->n, st->head);
+	struct finding_sink *s = st->fc->findings;
+	finding_fact(s, f, "%s", st->fact);
+	finding_fix(s, f, "%s", st->fix);
+	char list[RC_TEXT];
+	size_t w = 0;
+	list[0] = 0;
+	for (uint32_t j = 0; j < st->n && w < sizeof list; j++) {
+		const char *b = strrchr(st->g[j]->path, '/');
+		w += (size_t)snprintf(list + w, sizeof list - w, "%s%s", j ? ", " : "", b ? b + 1 : st->g[j]->path);
+	}
+	finding_note(s, f, "compiles, in order: %s", list);
+	for (uint32_t j = 1; j < st->n; j++) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "compile %u of %u", j + 1, st->n);
+		finding_also(s, f, st->g[j]->path, st->g[j]->line, st->g[j]->col, msg);
+	}
+	if (st->closest < RC_SURE)
+		finding_note(s, f, "taken as one function although only %.0f%% of their op_names are shared",
+			     st->closest * 100);
+	finding_field_int(s, f, "compiles", st->n);
+	finding_field_string(s, f, "change", st->kind);
+	finding_field_string(s, f, "modules", list);
+	finding_set_key(s, f, a->name);
+	return 1;
+}
+
+static int rc_folder(struct folder_context *fc)
+{
+	uint32_t n = fc->n, found = 0;
+	uint8_t *done = xcalloc(n + 1, 1);
+	struct compile_sig **g = xmalloc((n + 1) * sizeof *g);
+	for (uint32_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		struct rc_state st = { .fc = fc, .g = g, .closest = 1 };
+		g[st.n++] = fc->sigs[i];
+		done[i] = 1;
+		for (uint32_t j = i + 1; j < n; j++) {
+			if (done[j] || strcmp(fc->sigs[j]->name, fc->sigs[i]->name))
+				continue;
+			double o = compile_ops_overlap(fc->sigs[i], fc->sigs[j]);
+			if (o < RC_SAME && (fc->sigs[i]->nops || fc->sigs[j]->nops))
+				continue;   /* another function of the same name */
+			st.closest = o < st.closest && (fc->sigs[i]->nops || fc->sigs[j]->nops) ? o : st.closest;
+			g[st.n++] = fc->sigs[j];
+			done[j] = 1;
+		}
+		if (st.n > 1)
+			found += (uint32_t)rc_report(&st);
+	}
+	free(done);
+	free(g);
+	return (int)found;
+}
+
+const struct pass pass_recompilation = {
+	.name = RC_RULE,
+	.summary = "a dump folder holds the same jit function compiled more than once, and what changed",
+	.rewrites = false,
+	.folder = rc_folder,
+};

@@ -1,0 +1,55 @@
+/* compile.h - what one compile of a jit function looked like, kept after
+ * its module is freed: the jit name and dump id, the entry parameters
+ * (pytree path, dtype, dimensions, sharding, memory space), the outputs,
+ * donation, partitions and replicas, a hash of the program without its
+ * constants and one of the constants, and the op_names it was traced from.
+ * Folder rules (pass.h) compare these; compile.c takes them from a loaded
+ * module.  It judges nothing. */
+#ifndef HLO_COMPILE_H
+#define HLO_COMPILE_H
+#include <stdint.h>
+#include "ir.h"
+
+struct compile_param {
+	char *path;                 /* the parameter's op_name (jax's pytree path), "" none */
+	char *shape;                /* "f32[512,4096]", no layout */
+	enum ptype type;
+	uint32_t rank;
+	int64_t *dims;
+	char *sharding;             /* as written, "" none */
+	int64_t space;              /* S(n) of the layout, 0 none */
+};
+
+struct compile_const {
+	char *name, *value;         /* a constant's name and literal (at most COMPILE_VALUE_MAX) */
+	char *op_name;
+};
+
+struct compile_sig {
+	char *path;                 /* the module's file */
+	char *name;                 /* HloModule name: "jit_train_step" */
+	int64_t id;                 /* module_NNNN of XLA's dump name, -1 none */
+	uint64_t line, col;         /* the ENTRY computation's header */
+	char *entry;                /* its name */
+	uint32_t nparams;
+	struct compile_param *params;
+	char *outputs;              /* the root's shape, no layout */
+	char *donation;             /* input_output_alias and buffer_donor as written, "" none */
+	int64_t partitions, replicas;
+	uint64_t program;           /* every instruction's opcode, shape and operand count */
+	uint32_t nconsts;           /* array constants and scalars, in program order */
+	struct compile_const *consts;
+	uint32_t nops;
+	uint64_t *ops;              /* distinct op_name hashes, less the jit(...)/ prefix, sorted */
+	uint32_t file_index, module_index;  /* the run's (finding.h) */
+};
+
+#define COMPILE_VALUE_MAX 64
+
+/* m's signature (malloc'd; NULL for a module without an entry). */
+struct compile_sig *compile_sig_take(const struct hlo_module *m, const char *path);
+void compile_sig_free(struct compile_sig *s);
+/* The share of the op_names of a and b they have in common (1: the same
+ * set, 0: none in common or neither has any). */
+double compile_ops_overlap(const struct compile_sig *a, const struct compile_sig *b);
+#endif

@@ -1,0 +1,57 @@
+#!/bin/sh
+# test_recompilation.sh - rule recompilation (a folder rule, issue 47) on
+# the real dump folders of corpora/xla/recompile.py: one program jitted
+# several times in one process with one thing changed.  Each folder gives
+# one finding naming what changed (JSON "change"), with the number of
+# compiles; two different functions both named jit_f give none; a module
+# given as a file, not a folder, is never compared; the later compiles are
+# SARIF related locations; -j 2 prints what -j 1 prints.
+. tests/lib.sh
+R=corpora/xla/out/recompile
+
+one() {  # one CASE CHANGE COMPILES: the folder's one finding
+	case=$1 want=$2 n=$3
+	"$HLOLINT" check --no-config --select recompilation --format json "$R/$case/tpu-v5e" >"$tmp/o.json" 2>"$tmp/e"
+	rc=$?
+	[ $rc = 1 ] || fail "$case: exit $rc, want 1 ($(head -c 200 "$tmp/e"))"
+	got=$(sed -n 's/^ *"change": "\([a-z-]*\)",*$/\1/p' "$tmp/o.json" | tr '\n' ' ')
+	[ "$got" = "$want " ] || fail "$case: change '$got', want '$want'"
+	got=$(sed -n 's/^ *"compiles": \([0-9]*\),*$/\1/p' "$tmp/o.json" | tr '\n' ' ')
+	[ "$got" = "$n " ] || fail "$case: compiles '$got', want '$n'"
+}
+one batch shape 3
+one dtype dtype 2
+one weak output 2
+one sharding sharding 2
+one static constants 2
+one donation donation 2
+
+# The batch folder's text: which argument, which dimension, the values.
+"$HLOLINT" check --no-config --select recompilation "$R/batch/tpu-v5e" >"$tmp/t" 2>&1
+grep -q "jit_train_step compiled 3 times: argument 'x' dimension 0 changes \[recompilation\]" "$tmp/t" ||
+	fail "batch: headline missing: $(head -c 300 "$tmp/t")"
+grep -q "dimension 0 = 512, 1024, 2048 per device" "$tmp/t" || fail "batch: the sizes seen are missing"
+"$HLOLINT" check --no-config --select recompilation "$R/static/tpu-v5e" >"$tmp/t" 2>&1
+grep -q "constant %constant.2.clone.1 is 0.01, then 0.02" "$tmp/t" || fail "static: the constant is not named"
+
+# Two functions named f: not a recompilation.
+"$HLOLINT" check --no-config --select recompilation "$R/samename/tpu-v5e" >"$tmp/t" 2>&1
+rc=$?
+[ $rc = 0 ] || fail "samename: exit $rc, want 0: $(head -c 300 "$tmp/t")"
+grep -q "in 2 modules" "$tmp/t" || fail "samename: both modules not read: $(tail -1 "$tmp/t")"
+
+# Files, not a folder: each module alone.
+"$HLOLINT" check --no-config --select recompilation "$R"/batch/tpu-v5e/*.after_optimizations.txt >"$tmp/t" 2>&1
+rc=$?
+[ $rc = 0 ] || fail "batch as files: exit $rc, want 0"
+
+# SARIF: the first compile is the location, the later ones related.
+"$HLOLINT" check --no-config --select recompilation --format sarif "$R/batch/tpu-v5e" >"$tmp/s" 2>&1
+[ "$(grep -c '"text": "compile [23] of 3"' "$tmp/s")" = 2 ] || fail "sarif: no related location per later compile"
+
+# -j: the folder's finding once, after its modules, the same text.
+"$HLOLINT" check --no-config -j 1 "$R/batch/tpu-v5e" "$R/dtype/tpu-v5e" >"$tmp/j1" 2>&1
+"$HLOLINT" check --no-config -j 2 "$R/batch/tpu-v5e" "$R/dtype/tpu-v5e" >"$tmp/j2" 2>&1
+cmp -s "$tmp/j1" "$tmp/j2" || fail "-j 2 prints otherwise than -j 1"
+[ "$(grep -c '\[recompilation\]' "$tmp/j2")" = 2 ] || fail "-j 2: not one finding per folder"
+exit $st
