@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "compile.h"
+#include "dumpdir.h"
 #include "diff.h"
 #include "json.h"
 #include "lex.h"
@@ -175,7 +177,9 @@ struct cmd_diff_file {
 	struct finding_sink sink;
 	struct diff_side *mods;
 	uint32_t nmods;
-	bool ok;
+	struct compile_sig **sigs;  /* for folder rules: its modules' signatures */
+	uint32_t nsigs;
+	bool want_sigs, ok;
 };
 
 static uint32_t cmd_diff_module(void *ctx, uint32_t k, struct hlo_module *m, struct mem_model *mm)
@@ -186,19 +190,35 @@ static uint32_t cmd_diff_module(void *ctx, uint32_t k, struct hlo_module *m, str
 	return k;
 }
 
+static void cmd_diff_loaded(void *ctx, const struct hlo_module *m)
+{
+	struct cmd_diff_file *df = ctx;
+	if (!df->want_sigs)
+		return;
+	struct compile_sig *sig = compile_sig_take(m, df->in.src->path);
+	if (!sig)
+		return;
+	df->sigs = xreallocarray(df->sigs, df->nsigs + 1, sizeof *df->sigs);
+	df->sigs[df->nsigs++] = sig;
+}
+
 static void cmd_diff_file_load(struct cmd_diff_file *df, const char *path, const struct diag_sink *like,
-			       const struct config *c, uint32_t index)
+			       const struct config *c, uint32_t index, bool want_sigs)
 {
 	finding_sink_init(&df->sink);
+	df->want_sigs = want_sigs;
 	cmd_load_deferred(path, like, &df->in);
 	if (df->in.f && !df->in.d.errors) {
-		struct lint_hooks h = { df, cmd_diff_module, NULL, NULL };
+		struct lint_hooks h = { df, cmd_diff_module, NULL, cmd_diff_loaded };
 		df->ok = lint_run(df->in.f, df->in.src, index, c, &df->in.d, &df->sink, &h);
 	}
 }
 
 static void cmd_diff_file_free(struct cmd_diff_file *df)
 {
+	for (uint32_t k = 0; k < df->nsigs; k++)
+		compile_sig_free(df->sigs[k]);
+	free(df->sigs);
 	finding_sink_free(&df->sink);
 	cmd_loaded_free(&df->in);
 	free(df->mods);
@@ -491,6 +511,14 @@ struct cmd_diff_run {
 	bool json, failing;
 	struct json_writer w;
 	uint32_t npairs, nchanges, nadded, nresolved;
+	/* Folder rules (both sides folders): which unit takes each old file's
+	 * signatures (it may be loaded by several), and both sides' so far. */
+	bool want_sigs;
+	int32_t *sig_unit;
+	struct cmd_diff_sigs {
+		struct compile_sig **v;
+		uint32_t n;
+	} osigs, nsigs;
 };
 
 static void *cmd_diff_work(void *ctx, int k)
@@ -503,7 +531,7 @@ static void *cmd_diff_work(void *ctx, int k)
 		u->olds = xcalloc(1, sizeof *u->olds);
 		u->old_files = xcalloc(1, sizeof *u->old_files);
 		u->old_files[u->nolds++] = f;
-		cmd_diff_file_load(&u->olds[0], r->os.in.paths[f], r->d, r->c, f);
+		cmd_diff_file_load(&u->olds[0], r->os.in.paths[f], r->d, r->c, f, r->want_sigs && r->sig_unit[f] == k);
 		return u;
 	}
 	uint32_t from = r->ns.first[k], to = r->ns.first[k + 1];
@@ -517,10 +545,11 @@ static void *cmd_diff_work(void *ctx, int k)
 			q++;
 		if (q == u->nolds) {
 			u->old_files[u->nolds] = f;
-			cmd_diff_file_load(&u->olds[u->nolds++], r->os.in.paths[f], r->d, r->c, f);
+			cmd_diff_file_load(&u->olds[u->nolds++], r->os.in.paths[f], r->d, r->c, f,
+					   r->want_sigs && r->sig_unit[f] == k);
 		}
 	}
-	cmd_diff_file_load(&u->new, r->ns.in.paths[k], r->d, r->c, nnew + (uint32_t)k);
+	cmd_diff_file_load(&u->new, r->ns.in.paths[k], r->d, r->c, nnew + (uint32_t)k, r->want_sigs);
 	u->has_new = true;
 	return u;
 }
@@ -603,6 +632,17 @@ static void cmd_diff_compare(struct cmd_diff_run *r, struct diff_side *o, struct
 		cmd_diff_text_pair(stdout, r->a, o, n, &res);
 }
 
+/* df's signatures join a side's, numbered by the file they came from. */
+static void cmd_diff_sigs_take(struct cmd_diff_sigs *side, struct cmd_diff_file *df, uint32_t file)
+{
+	for (uint32_t k = 0; k < df->nsigs; k++) {
+		df->sigs[k]->file_index = file;
+		side->v = xreallocarray(side->v, side->n + 1, sizeof *side->v);
+		side->v[side->n++] = df->sigs[k];
+	}
+	df->nsigs = 0;
+}
+
 static bool cmd_diff_deliver(void *ctx, int k, void *res)
 {
 	struct cmd_diff_run *r = ctx;
@@ -630,9 +670,150 @@ static bool cmd_diff_deliver(void *ctx, int k, void *res)
 		free(old_used);
 		free(taken);
 	}
+	for (uint32_t q = 0; q < u->nolds; q++)
+		cmd_diff_sigs_take(&r->osigs, &u->olds[q], u->old_files[q]);
+	if (u->has_new)
+		cmd_diff_sigs_take(&r->nsigs, &u->new, (uint32_t)k);
 	cmd_diff_unit_free(u);
 	arena_free(&a);
 	return ok;
+}
+
+/* ---- Folder rules: a recompilation new in NEW is a regression ---- */
+
+static int cmd_diff_sig_cmp(const void *pa, const void *pb)
+{
+	const struct compile_sig *a = *(struct compile_sig *const *)pa, *b = *(struct compile_sig *const *)pb;
+	return a->file_index < b->file_index ? -1 : a->file_index > b->file_index;
+}
+
+/* A side's folder findings, its signatures in file order. */
+static void cmd_diff_folder_run(struct cmd_diff_run *r, struct cmd_diff_sigs *side, const char *dir,
+				struct finding_sink *sink)
+{
+	finding_sink_init(sink);
+	if (side->n)
+		qsort(side->v, side->n, sizeof *side->v, cmd_diff_sig_cmp);
+	lint_folder(r->c, dir, side->v, side->n, sink);
+	lint_settle(r->c, sink, 0);
+}
+
+static const struct finding_field *cmd_diff_field(const struct finding *f, const char *key)
+{
+	for (const struct finding_field *x = f->fields; x; x = x->next)
+		if (!strcmp(x->key, key))
+			return x;
+	return NULL;
+}
+
+static int64_t cmd_diff_compiles(const struct finding *f)
+{
+	const struct finding_field *x = f ? cmd_diff_field(f, "compiles") : NULL;
+	return x && x->kind == FIELD_INT ? x->i : 1;
+}
+
+/* The finding of s by the same rule about the same module, or NULL. */
+static const struct finding *cmd_diff_same(const struct finding_sink *s, const struct finding *f)
+{
+	for (uint32_t k = 0; k < s->n; k++)
+		if (!s->items[k]->suppressed && !strcmp(s->items[k]->rule, f->rule) &&
+		    !strcmp(s->items[k]->module, f->module))
+			return s->items[k];
+	return NULL;
+}
+
+static void cmd_diff_folder_one(struct cmd_diff_run *r, const struct finding *f, int64_t before, bool gone)
+{
+	int64_t now = gone ? 1 : cmd_diff_compiles(f);
+	const char *fact = finding_note_of(f, NOTE_FACT);
+	const struct finding_field *ch = cmd_diff_field(f, "change");
+	if (r->json) {
+		json_begin_object(&r->w);
+		json_key(&r->w, "status");
+		json_string(&r->w, gone ? "gone" : "new");
+		json_key(&r->w, "rule");
+		json_string(&r->w, f->rule);
+		json_key(&r->w, "module");
+		json_string(&r->w, f->module);
+		json_key(&r->w, "compiles");
+		json_int(&r->w, now);
+		json_key(&r->w, "before");
+		json_int(&r->w, before);
+		json_key(&r->w, "change");
+		json_string(&r->w, ch && ch->kind == FIELD_STRING ? ch->s : "");
+		json_key(&r->w, "message");
+		json_string(&r->w, f->message);
+		json_key(&r->w, "fact");
+		json_string(&r->w, fact ? fact : "");
+		json_end_object(&r->w);
+		return;
+	}
+	char msg[800];
+	if (gone) {
+		snprintf(msg, sizeof msg, "%s: recompilation gone: %s compiled %lld times before, once now", r->a->new,
+			 f->module, (long long)before);
+		report_wrap(stdout, "", msg, 2);
+		return;
+	}
+	diag_line(stdout, "%s:%llu:%llu: %s: new recompilation (%lld compile%s before) [%s]\n", f->path,
+		  (unsigned long long)f->line, (unsigned long long)f->col, cmd_diff_sev(f->severity), (long long)before,
+		  before == 1 ? "" : "s", f->rule);
+	report_wrap(stdout, "  ", f->message, 4);
+	if (fact)
+		report_wrap(stdout, "  ", fact, 4);
+}
+
+/* Folder findings of NEW that OLD did not have, or had with fewer
+ * compiles: regressions (the exit status follows --fail-on); those of OLD
+ * gone from NEW. */
+static void cmd_diff_folders(struct cmd_diff_run *r)
+{
+	struct finding_sink os, ns;
+	cmd_diff_folder_run(r, &r->osigs, r->a->old, &os);
+	cmd_diff_folder_run(r, &r->nsigs, r->a->new, &ns);
+	if (r->json) {
+		json_key(&r->w, "recompilations");
+		json_begin_array(&r->w);
+	}
+	for (uint32_t k = 0; k < ns.n; k++) {
+		const struct finding *f = ns.items[k], *o = cmd_diff_same(&os, f);
+		if (f->suppressed || (o && cmd_diff_compiles(o) >= cmd_diff_compiles(f)))
+			continue;
+		r->failing |= finding_fails(f, r->c->fail_on);
+		cmd_diff_folder_one(r, f, o ? cmd_diff_compiles(o) : 1, false);
+	}
+	for (uint32_t k = 0; k < os.n; k++)
+		if (!os.items[k]->suppressed && !cmd_diff_same(&ns, os.items[k]))
+			cmd_diff_folder_one(r, os.items[k], cmd_diff_compiles(os.items[k]), true);
+	if (r->json)
+		json_end_array(&r->w);
+	finding_sink_free(&os);
+	finding_sink_free(&ns);
+}
+
+static void cmd_diff_sigs_free(struct cmd_diff_sigs *side)
+{
+	for (uint32_t k = 0; k < side->n; k++)
+		compile_sig_free(side->v[k]);
+	free(side->v);
+	side->v = NULL;
+	side->n = 0;
+}
+
+/* Which unit takes old file f's signatures: the first that loads it. */
+static void cmd_diff_sig_units(struct cmd_diff_run *r)
+{
+	r->sig_unit = xmalloc(((size_t)r->os.in.n + 1) * sizeof *r->sig_unit);
+	for (int f = 0; f <= r->os.in.n; f++)
+		r->sig_unit[f] = -1;
+	for (int k = 0; k < r->ns.in.n; k++)
+		for (uint32_t j = r->ns.first[k]; j < r->ns.first[k + 1]; j++) {
+			int32_t p = r->ns.v[j].partner;
+			if (p >= 0 && r->sig_unit[r->os.v[p].file] < 0)
+				r->sig_unit[r->os.v[p].file] = k;
+		}
+	for (uint32_t q = 0; q < r->nlonely; q++)
+		r->sig_unit[r->lonely[q]] = r->ns.in.n + (int32_t)q;
 }
 
 /* Pairs, then loads and compares a unit at a time; the exit status. */
@@ -648,6 +829,9 @@ static int cmd_diff_report(struct cmd_diff_run *r)
 		if (!wanted[f])
 			r->lonely[r->nlonely++] = (uint32_t)f;
 	free(wanted);
+	r->want_sigs = lint_wants_folder(r->c) && dumpdir_is_dir(a->old) && dumpdir_is_dir(a->new);
+	if (r->want_sigs)
+		cmd_diff_sig_units(r);
 	r->json = a->format == REPORT_JSON;
 	if (r->json) {
 		json_init(&r->w, stdout, 2);
@@ -660,8 +844,13 @@ static int cmd_diff_report(struct cmd_diff_run *r)
 	struct jobs j = { r->ns.in.n + (int)r->nlonely, a->lint.jobs, r, cmd_diff_work, cmd_diff_deliver,
 			  cmd_diff_drop };
 	bool ok = jobs_run(&j);
-	if (r->json) {
+	if (r->json)
 		json_end_array(&r->w);
+	if (ok && r->want_sigs)
+		cmd_diff_folders(r);
+	cmd_diff_sigs_free(&r->osigs);
+	cmd_diff_sigs_free(&r->nsigs);
+	if (r->json) {
 		json_end_object(&r->w);
 		json_finish(&r->w);
 	} else if (ok) {
@@ -692,6 +881,7 @@ static int cmd_diff_run(void *args, struct config *cfg, struct diag_sink *d)
 	cmd_diff_names_free(&r.os);
 	cmd_diff_names_free(&r.ns);
 	free(r.lonely);
+	free(r.sig_unit);
 	return rc;
 }
 

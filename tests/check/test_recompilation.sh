@@ -5,7 +5,9 @@
 # one finding naming what changed (JSON "change"), with the number of
 # compiles; two different functions both named jit_f give none; a module
 # given as a file, not a folder, is never compared; the later compiles are
-# SARIF related locations; -j 2 prints what -j 1 prints.
+# SARIF related locations; -j 2 prints what -j 1 prints.  diff of two
+# folders reports a recompilation NEW has and OLD had not as a regression
+# (exit 1), one gone as such (exit 0).
 . tests/lib.sh
 R=corpora/xla/out/recompile
 
@@ -54,4 +56,23 @@ rc=$?
 "$HLOLINT" check --no-config -j 2 "$R/batch/tpu-v5e" "$R/dtype/tpu-v5e" >"$tmp/j2" 2>&1
 cmp -s "$tmp/j1" "$tmp/j2" || fail "-j 2 prints otherwise than -j 1"
 [ "$(grep -c '\[recompilation\]' "$tmp/j2")" = 2 ] || fail "-j 2: not one finding per folder"
+# diff: OLD holds the first compile only.
+mkdir -p "$tmp/old"
+cp "$R"/batch/tpu-v5e/module_0000.* "$tmp/old/"
+"$HLOLINT" diff --no-config "$tmp/old" "$R/batch/tpu-v5e" >"$tmp/d" 2>&1
+rc=$?
+[ $rc = 1 ] || fail "diff: a new recompilation exits $rc, want 1"
+grep -q "warning: new recompilation (1 compile before) \[recompilation\]" "$tmp/d" || fail "diff: no regression line"
+"$HLOLINT" diff --no-config -j 2 "$tmp/old" "$R/batch/tpu-v5e" >"$tmp/d2" 2>&1
+cmp -s "$tmp/d" "$tmp/d2" || fail "diff -j 2 prints otherwise than -j 1"
+"$HLOLINT" diff --no-config --format json "$tmp/old" "$R/batch/tpu-v5e" >"$tmp/dj" 2>&1
+grep -q '"status": "new"' "$tmp/dj" && grep -q '"before": 1' "$tmp/dj" || fail "diff json: no recompilations entry"
+"$HLOLINT" diff --no-config "$R/batch/tpu-v5e" "$tmp/old" >"$tmp/d" 2>&1
+rc=$?
+[ $rc = 0 ] || fail "diff: a recompilation gone exits $rc, want 0"
+grep -q "recompilation gone: jit_train_step compiled 3 times before" "$tmp/d" || fail "diff: no 'gone' line"
+"$HLOLINT" diff --no-config "$R/batch/tpu-v5e" "$R/batch/tpu-v5e" >"$tmp/d" 2>&1
+rc=$?
+[ $rc = 0 ] || fail "diff of a folder with itself exits $rc"
+! grep -q recompilation "$tmp/d" || fail "diff of a folder with itself reports a recompilation"
 exit $st
