@@ -45,10 +45,19 @@ static bool rc_dims_differ(const struct compile_param *a, const struct compile_p
 /* An argument's name for a message: its pytree path, else its number. */
 static void rc_arg(const struct compile_sig *s, uint32_t k, char *out, size_t cap)
 {
-	if (s->params[k].path[0])
-		snprintf(out, cap, "'%s'", s->params[k].path);
+	const char *p = s->params[k].path;
+	if (p[0])
+		snprintf(out, cap, strchr(p, '\'') ? "%s" : "'%s'", p);
 	else
 		snprintf(out, cap, "%u", k);
+}
+
+/* "parameter 1" and, when its metadata gives one, its Python line. */
+static const char *rc_where(const struct compile_sig *s, int64_t k, char *out, size_t cap)
+{
+	const char *src = s->params[k].source;
+	snprintf(out, cap, "parameter %lld%s%s", (long long)k, src[0] ? ", from " : "", src);
+	return out;
 }
 
 /* "512, 1024, 2048": the distinct values of dimension d of argument k
@@ -167,7 +176,7 @@ static int64_t rc_const_where(const struct rc_state *st, uint32_t *jj)
 static void rc_explain(struct rc_state *st)
 {
 	const struct compile_sig *a = st->g[0];
-	char arg[160], seen[RC_TEXT / 2];
+	char arg[160], seen[RC_TEXT / 2], where[200];
 	int64_t k;
 	if (!rc_all(st, rc_same_nparams)) {
 		st->kind = "arguments";
@@ -189,8 +198,8 @@ static void rc_explain(struct rc_state *st)
 		rc_dims_seen(st, (uint32_t)k, d, seen, sizeof seen);
 		st->kind = "shape";
 		snprintf(st->head, sizeof st->head, "argument %.24s dimension %u changes", arg, d);
-		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) has dimension %u = %s per device "
-			 "in successive compiles", arg, (long long)k, d, seen);
+		snprintf(st->fact, sizeof st->fact, "argument %s (%s) has dimension %u = %s per device in "
+			 "successive compiles", arg, rc_where(a, k, where, sizeof where), d, seen);
 		snprintf(st->fix, sizeof st->fix, "fix: pad a changing batch or sequence length to a few bucket sizes "
 			 "(powers of two), so each size compiles once");
 	} else if ((k = rc_param_where(st, rc_type_differs)) >= 0) {
@@ -198,22 +207,22 @@ static void rc_explain(struct rc_state *st)
 		rc_seen(st, rc_shape, (uint32_t)k, seen, sizeof seen);
 		st->kind = "dtype";
 		snprintf(st->head, sizeof st->head, "argument %.24s changes dtype", arg);
-		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) is %s", arg, (long long)k, seen);
+		snprintf(st->fact, sizeof st->fact, "argument %s (%s) is %s", arg, rc_where(a, k, where, sizeof where), seen);
 		snprintf(st->fix, sizeof st->fix, "fix: cast it before the call: jnp.asarray(x, dtype)");
 	} else if ((k = rc_param_where(st, rc_sharding_differs)) >= 0) {
 		rc_arg(a, (uint32_t)k, arg, sizeof arg);
 		rc_seen(st, rc_sharding, (uint32_t)k, seen, sizeof seen);
 		st->kind = "sharding";
 		snprintf(st->head, sizeof st->head, "argument %.24s changes sharding", arg);
-		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) arrives %s", arg, (long long)k, seen);
+		snprintf(st->fact, sizeof st->fact, "argument %s (%s) arrives %s", arg, rc_where(a, k, where, sizeof where), seen);
 		snprintf(st->fix, sizeof st->fix, "fix: pin in_shardings in jax.jit, or jax.device_put the argument "
 			 "with one sharding before every call");
 	} else if ((k = rc_param_where(st, rc_space_differs)) >= 0) {
 		rc_arg(a, (uint32_t)k, arg, sizeof arg);
 		st->kind = "memory-space";
 		snprintf(st->head, sizeof st->head, "argument %.24s changes memory kind", arg);
-		snprintf(st->fact, sizeof st->fact, "argument %s (parameter %lld) is in device memory in one compile "
-			 "and in host memory (S(5)) in another", arg, (long long)k);
+		snprintf(st->fact, sizeof st->fact, "argument %s (%s) is in device memory in one compile and in "
+			 "host memory (S(5)) in another", arg, rc_where(a, k, where, sizeof where));
 		snprintf(st->fix, sizeof st->fix, "fix: pin in_shardings with the memory kind (memory_kind='device' or "
 			 "'pinned_host')");
 	} else if (!rc_all(st, rc_same_donation)) {
@@ -243,8 +252,9 @@ static void rc_explain(struct rc_state *st)
 			const struct compile_const *x = &a->consts[c], *y = &st->g[j]->consts[c];
 			st->kind = "constants";
 			snprintf(st->head, sizeof st->head, "only a constant changes (%.8s, %.8s)", x->value, y->value);
-			snprintf(st->fact, sizeof st->fact, "same arguments and program; constant %%%s is %s, then %s%s%s",
-				 x->name, x->value, y->value, x->op_name[0] ? " from " : "", x->op_name);
+			snprintf(st->fact, sizeof st->fact, "same arguments and program; constant %%%s is %s, then %s%s%s%s%s",
+				 x->name, x->value, y->value, x->op_name[0] ? " from " : "", x->op_name,
+				 x->source[0] ? " at " : "", x->source);
 			snprintf(st->fix, sizeof st->fix, "fix: a static argument or a closed-over Python value changes: "
 				 "pass it as a traced argument");
 		} else if (!rc_all(st, rc_same_program)) {
@@ -272,6 +282,7 @@ static int rc_report(struct rc_state *st)
 	struct finding *f = finding_add_at(st->fc->findings, RC_RULE, FINDING_WARNING, &at, "%.20s compiled %u times: %s",
 					   a->name, st->n, st->head);
 	struct finding_sink *s = st->fc->findings;
+	st->f = f;
 	finding_fact(s, f, "%s", st->fact);
 	finding_fix(s, f, "%s", st->fix);
 	char list[RC_TEXT];

@@ -40,19 +40,33 @@ static char *compile_shape(const struct hlo_shape *s)
 	return compile_strndup(buf, strlen(buf));
 }
 
-/* The op_name of i's metadata (malloc'd), or NULL. */
-static char *compile_op_name(const struct hlo_module *m, const struct hlo_instr *i)
+/* The op_name of i's metadata (malloc'd), or NULL; with source, also its
+ * Python line ("file.py:12", malloc'd, "" when none). */
+static char *compile_op_name(const struct hlo_module *m, const struct hlo_instr *i, char **source)
 {
 	const struct hlo_attr *at = ir_attr(i, ATTR_METADATA);
-	if (!at)
-		return NULL;
-	struct arena *a = &m->file->arena;
-	struct arena_mark mark = arena_mark(a);
-	struct hlo_metadata md;
+	if (source)
+		*source = NULL;
 	char *r = NULL;
-	if (metadata_decode(m->file, ir_attr_value(at), a, &md, NULL) && md.op_name)
-		r = compile_strndup(md.op_name, strlen(md.op_name));
-	arena_release(a, mark);
+	if (at) {
+		struct arena *a = &m->file->arena;
+		struct arena_mark mark = arena_mark(a);
+		struct hlo_metadata md;
+		if (metadata_decode(m->file, ir_attr_value(at), a, &md, NULL)) {
+			if (md.op_name)
+				r = compile_strndup(md.op_name, strlen(md.op_name));
+			const char *file;
+			int64_t line = 0;
+			if (source && metadata_source(m, &md, a, &file, &line)) {
+				size_t n = strlen(file) + 24;
+				*source = xmalloc(n);
+				snprintf(*source, n, "%s:%lld", file, (long long)line);
+			}
+		}
+		arena_release(a, mark);
+	}
+	if (source && !*source)
+		*source = compile_strndup("", 0);
 	return r;
 }
 
@@ -76,8 +90,10 @@ static void compile_params(const struct hlo_module *m, struct compile_sig *s)
 	for (uint32_t k = 0; k < e->nparams; k++) {
 		const struct hlo_instr *p = e->params[k];
 		struct compile_param *cp = &s->params[k];
-		char *op = p ? compile_op_name(m, p) : NULL;
+		char *op = p ? compile_op_name(m, p, &cp->source) : NULL;
 		cp->path = op ? op : compile_strndup("", 0);
+		if (!cp->source)
+			cp->source = compile_strndup("", 0);
 		if (!p || !p->shape) {
 			cp->shape = compile_strndup("?", 1);
 			cp->sharding = compile_strndup("", 0);
@@ -121,7 +137,7 @@ static void compile_program(const struct hlo_module *m, struct compile_sig *s)
 			if (span_len(lit) >= 2 && ir_text(m->file, lit)[0] == '(')   /* "(0.01)": the value */
 				lit = span_make(lit.start + 1, lit.end - 1);
 			cc->value = compile_span(m->file, lit, COMPILE_VALUE_MAX);
-			char *op = compile_op_name(m, i);
+			char *op = compile_op_name(m, i, &cc->source);
 			cc->op_name = op ? op : compile_strndup("", 0);
 		}
 	}
@@ -152,7 +168,7 @@ static void compile_ops(const struct hlo_module *m, struct compile_sig *s)
 			const struct hlo_instr *i = m->comps[c]->instrs[k];
 			if (i->op == OP_PARAMETER && m->comps[c] == m->entry)
 				continue;   /* the pytree paths: the signature says those */
-			char *op = compile_op_name(m, i);
+			char *op = compile_op_name(m, i, NULL);
 			if (!op)
 				continue;
 			const char *st = compile_op_stem(op);
@@ -210,6 +226,7 @@ void compile_sig_free(struct compile_sig *s)
 		return;
 	for (uint32_t k = 0; k < s->nparams; k++) {
 		free(s->params[k].path);
+		free(s->params[k].source);
 		free(s->params[k].shape);
 		free(s->params[k].dims);
 		free(s->params[k].sharding);
@@ -218,6 +235,7 @@ void compile_sig_free(struct compile_sig *s)
 		free(s->consts[k].name);
 		free(s->consts[k].value);
 		free(s->consts[k].op_name);
+		free(s->consts[k].source);
 	}
 	free(s->params);
 	free(s->consts);

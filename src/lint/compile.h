@@ -12,6 +12,7 @@
 
 struct compile_param {
 	char *path;                 /* the parameter's op_name (jax's pytree path), "" none */
+	char *source;               /* "file.py:12" of its metadata, "" none */
 	char *shape;                /* "f32[512,4096]", no layout */
 	enum ptype type;
 	uint32_t rank;
@@ -22,7 +23,7 @@ struct compile_param {
 
 struct compile_const {
 	char *name, *value;         /* a constant's name and literal (at most COMPILE_VALUE_MAX) */
-	char *op_name;
+	char *op_name, *source;     /* its op_name and "file.py:12", "" none */
 };
 
 struct compile_sig {

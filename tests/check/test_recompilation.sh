@@ -36,6 +36,13 @@ grep -q "dimension 0 = 512, 1024, 2048 per device" "$tmp/t" || fail "batch: the 
 "$HLOLINT" check --no-config --select recompilation "$R/static/tpu-v5e" >"$tmp/t" 2>&1
 grep -q "constant %constant.2.clone.1 is 0.01, then 0.02" "$tmp/t" || fail "static: the constant is not named"
 
+# A pytree path with quotes and the Python line of the argument's
+# metadata (tests/dumps/recompile-source: hand-written, two batch sizes).
+"$HLOLINT" check --no-config --select recompilation tests/dumps/recompile-source >"$tmp/t" 2>&1
+grep -q "argument batch\['x'\] dimension 0 changes" "$tmp/t" || fail "source: headline: $(head -c 300 "$tmp/t")"
+grep -q "(parameter 0, from /work/proj/train.py:41) has dimension 0 = 8, 16" "$tmp/t" ||
+	fail "source: no Python line of the argument"
+
 # Two functions named f: not a recompilation.
 "$HLOLINT" check --no-config --select recompilation "$R/samename/tpu-v5e" >"$tmp/t" 2>&1
 rc=$?

@@ -55,3 +55,55 @@ int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const
 	}
 	return rc;
 }
+
+static char fuzz_cmd_dir[4096];
+
+static void fuzz_cmd_dir_cleanup(void)
+{
+	char path[4200];
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/module_000%d.jit_f.after_optimizations.txt", fuzz_cmd_dir, k);
+		unlink(path);
+	}
+	rmdir(fuzz_cmd_dir);
+}
+
+int fuzz_cmd_run_folder(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data,
+			size_t size)
+{
+	if (!fuzz_cmd_dir[0]) {
+		const char *dir = getenv("TMPDIR");
+		snprintf(fuzz_cmd_dir, sizeof fuzz_cmd_dir, "%s/hlolint-fuzz-XXXXXX", dir && *dir ? dir : "/tmp");
+		if (!mkdtemp(fuzz_cmd_dir)) {
+			perror("fuzz_cmd: set-up");
+			abort();
+		}
+		atexit(fuzz_cmd_dir_cleanup);
+	}
+	char path[4200];
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/module_000%d.jit_f.after_optimizations.txt", fuzz_cmd_dir, k);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+			perror("fuzz_cmd: write input");
+			abort();
+		}
+	}
+	char *argv[64];
+	int argc = 0;
+	for (; args[argc] && argc < 62; argc++)
+		argv[argc] = (char *)args[argc];
+	argv[argc++] = fuzz_cmd_dir;
+	argv[argc] = NULL;
+	struct args a;
+	int rc = 2;
+	if (args_parse(args_command(args[0]), argc, argv, &a))
+		rc = cmd(&a);
+	args_free(&a);
+	fflush(stdout);
+	if (rc < 0 || rc > 2) {
+		fprintf(stderr, "fuzz_cmd: %s returned %d (want 0, 1 or 2)\n", args[0], rc);
+		abort();
+	}
+	return rc;
+}

@@ -14,6 +14,12 @@
  * aborts when it is not 0, 1 or 2 (the exit-code contract). */
 int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data, size_t size);
 
+/* The same with the path of a dump folder holding data as two modules of
+ * one jit name (module_0000 and module_0001): the folder rules compare
+ * the input's signature with itself. */
+int fuzz_cmd_run_folder(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data,
+			size_t size);
+
 /* Rule options that make every rule fire on small inputs (a 1 KiB device,
  * byte-sized thresholds), for the check and annotate targets. */
 #define FUZZ_LOW_THRESHOLDS                                                              \
