@@ -172,106 +172,172 @@ static int64_t rc_const_where(const struct rc_state *st, uint32_t *jj)
 	return -1;
 }
 
+/* Each cause below fills st->head and st->fact when it holds. */
+
+static bool rc_cause_arguments(struct rc_state *st)
+{
+	if (rc_all(st, rc_same_nparams))
+		return false;
+	snprintf(st->head, sizeof st->head, "the number of arguments changes");
+	snprintf(st->fact, sizeof st->fact, "the compiles take different numbers of arguments (a pytree whose "
+		 "structure changes: an optional field, a list of varying length)");
+	return true;
+}
+
+static bool rc_cause_shape(struct rc_state *st)
+{
+	const struct compile_sig *a = st->g[0];
+	int64_t k = rc_param_where(st, rc_dims_differ);
+	if (k < 0)
+		return false;
+	const struct compile_param *p = &a->params[k];
+	uint32_t d = UINT32_MAX;
+	for (uint32_t j = 1; j < st->n && d == UINT32_MAX; j++)
+		for (uint32_t e = 0; e < p->rank && d == UINT32_MAX; e++)
+			if (st->g[j]->params[k].rank == p->rank && st->g[j]->params[k].dims[e] != p->dims[e])
+				d = e;
+	d = d == UINT32_MAX ? 0 : d;
+	char arg[160], seen[RC_TEXT / 2], where[200];
+	rc_arg(a, (uint32_t)k, arg, sizeof arg);
+	rc_dims_seen(st, (uint32_t)k, d, seen, sizeof seen);
+	snprintf(st->head, sizeof st->head, "argument %.24s dimension %u changes", arg, d);
+	snprintf(st->fact, sizeof st->fact, "argument %s (%s) has dimension %u = %s per device in successive compiles",
+		 arg, rc_where(a, k, where, sizeof where), d, seen);
+	return true;
+}
+
+/* An argument's dtype, sharding or memory space (what), told by differ,
+ * its values seen by field (NULL: not listed). */
+static bool rc_cause_arg(struct rc_state *st, bool (*differ)(const struct compile_param *, const struct compile_param *),
+			 const char *(*field)(const struct compile_sig *, uint32_t), const char *what, const char *verb)
+{
+	const struct compile_sig *a = st->g[0];
+	int64_t k = rc_param_where(st, differ);
+	if (k < 0)
+		return false;
+	char arg[160], seen[RC_TEXT / 2], where[200];
+	rc_arg(a, (uint32_t)k, arg, sizeof arg);
+	if (field)
+		rc_seen(st, field, (uint32_t)k, seen, sizeof seen);
+	snprintf(st->head, sizeof st->head, "argument %.24s changes %s", arg, what);
+	snprintf(st->fact, sizeof st->fact, "argument %s (%s) %s%s", arg, rc_where(a, k, where, sizeof where), verb,
+		 field ? seen : "");
+	return true;
+}
+
+static bool rc_cause_dtype(struct rc_state *st)
+{
+	return rc_cause_arg(st, rc_type_differs, rc_shape, "dtype", "is ");
+}
+
+static bool rc_cause_sharding(struct rc_state *st)
+{
+	return rc_cause_arg(st, rc_sharding_differs, rc_sharding, "sharding", "arrives ");
+}
+
+static bool rc_cause_space(struct rc_state *st)
+{
+	return rc_cause_arg(st, rc_space_differs, NULL, "memory kind",
+			    "is in device memory in one compile and in host memory (S(5)) in another");
+}
+
+static bool rc_cause_donation(struct rc_state *st)
+{
+	if (rc_all(st, rc_same_donation))
+		return false;
+	char seen[RC_TEXT / 2];
+	rc_seen(st, rc_donation, 0, seen, sizeof seen);
+	snprintf(st->head, sizeof st->head, "donation changes");
+	snprintf(st->fact, sizeof st->fact, "input_output_alias is %s", seen);
+	return true;
+}
+
+static bool rc_cause_output(struct rc_state *st)
+{
+	if (rc_all(st, rc_same_outputs))
+		return false;
+	char seen[RC_TEXT / 2];
+	rc_seen(st, rc_output, 0, seen, sizeof seen);
+	snprintf(st->head, sizeof st->head, "the output changes, the arguments do not");
+	snprintf(st->fact, sizeof st->fact, "the output is %s with the same arguments: a weak-typed Python scalar "
+		 "argument (dtype decided by the other operand) or a static argument", seen);
+	return true;
+}
+
+static bool rc_cause_devices(struct rc_state *st)
+{
+	if (rc_all(st, rc_same_devices))
+		return false;
+	snprintf(st->head, sizeof st->head, "the number of devices changes");
+	snprintf(st->fact, sizeof st->fact, "num_partitions/replica_count differ between compiles (%lld/%lld first)",
+		 (long long)st->g[0]->partitions, (long long)st->g[0]->replicas);
+	return true;
+}
+
+static bool rc_cause_constants(struct rc_state *st)
+{
+	uint32_t j = 0;
+	int64_t c = rc_const_where(st, &j);
+	if (c < 0)
+		return false;
+	const struct compile_const *x = &st->g[0]->consts[c], *y = &st->g[j]->consts[c];
+	snprintf(st->head, sizeof st->head, "only a constant changes (%.8s, %.8s)", x->value, y->value);
+	snprintf(st->fact, sizeof st->fact, "same arguments and program; constant %%%s is %s, then %s%s%s%s%s", x->name,
+		 x->value, y->value, x->op_name[0] ? " from " : "", x->op_name, x->source[0] ? " at " : "", x->source);
+	return true;
+}
+
+static bool rc_cause_program(struct rc_state *st)
+{
+	if (rc_all(st, rc_same_program))
+		return false;
+	snprintf(st->head, sizeof st->head, "the program changes, its arguments do not");
+	snprintf(st->fact, sizeof st->fact, "same arguments and outputs, different programs: a static argument or "
+		 "closed-over value that changes the computation");
+	return true;
+}
+
+static bool rc_cause_identical(struct rc_state *st)
+{
+	snprintf(st->head, sizeof st->head, "identical compiles");
+	snprintf(st->fact, sizeof st->fact, "the compiles are the same program with the same arguments: the jit "
+		 "function object was made again (jax.jit in a loop, a new lambda or functools.partial per call)");
+	return true;
+}
+
+/* What can change between compiles, in the order a user fixes it (the
+ * first that holds is reported; JSON "change" is its kind). */
+static const struct rc_cause {
+	const char *kind;
+	bool (*holds)(struct rc_state *st);
+	const char *fix;
+} rc_causes[] = {
+	{ "arguments", rc_cause_arguments, "keep the argument pytree's structure fixed between calls" },
+	{ "shape", rc_cause_shape, "pad a changing batch or sequence length to a few bucket sizes (powers of two), "
+				   "so each size compiles once" },
+	{ "dtype", rc_cause_dtype, "cast it before the call: jnp.asarray(x, dtype)" },
+	{ "sharding", rc_cause_sharding, "pin in_shardings in jax.jit, or jax.device_put the argument with one "
+					 "sharding before every call" },
+	{ "memory-space", rc_cause_space, "pin in_shardings with the memory kind (memory_kind='device' or "
+					  "'pinned_host')" },
+	{ "donation", rc_cause_donation, "jit the function once with its donate_argnums, and call that" },
+	{ "output", rc_cause_output, "pass scalars as jnp.asarray(x, dtype), and make static values arguments" },
+	{ "devices", rc_cause_devices, "compile for one mesh; a changing device count recompiles" },
+	{ "constants", rc_cause_constants, "a static argument or a closed-over Python value changes: pass it as a "
+					   "traced argument" },
+	{ "program", rc_cause_program, "make the changing value an argument, or keep it fixed" },
+	{ "identical", rc_cause_identical, "create the jitted function once and reuse it" },
+};
+
 /* The cause a user fixes first: headline, fact and fix. */
 static void rc_explain(struct rc_state *st)
 {
-	const struct compile_sig *a = st->g[0];
-	char arg[160], seen[RC_TEXT / 2], where[200];
-	int64_t k;
-	if (!rc_all(st, rc_same_nparams)) {
-		st->kind = "arguments";
-		snprintf(st->head, sizeof st->head, "the number of arguments changes");
-		snprintf(st->fact, sizeof st->fact, "the compiles take different numbers of arguments (a pytree whose "
-			 "structure changes: an optional field, a list of varying length)");
-		snprintf(st->fix, sizeof st->fix, "keep the argument pytree's structure fixed between calls");
-	} else if ((k = rc_param_where(st, rc_dims_differ)) >= 0) {
-		const struct compile_param *p = &a->params[k];
-		uint32_t d = 0;
-		for (uint32_t j = 1; j < st->n; j++)
-			for (uint32_t e = 0; e < p->rank; e++)
-				if (st->g[j]->params[k].dims[e] != p->dims[e]) {
-					d = e;
-					j = st->n;
-					break;
-				}
-		rc_arg(a, (uint32_t)k, arg, sizeof arg);
-		rc_dims_seen(st, (uint32_t)k, d, seen, sizeof seen);
-		st->kind = "shape";
-		snprintf(st->head, sizeof st->head, "argument %.24s dimension %u changes", arg, d);
-		snprintf(st->fact, sizeof st->fact, "argument %s (%s) has dimension %u = %s per device in "
-			 "successive compiles", arg, rc_where(a, k, where, sizeof where), d, seen);
-		snprintf(st->fix, sizeof st->fix, "fix: pad a changing batch or sequence length to a few bucket sizes "
-			 "(powers of two), so each size compiles once");
-	} else if ((k = rc_param_where(st, rc_type_differs)) >= 0) {
-		rc_arg(a, (uint32_t)k, arg, sizeof arg);
-		rc_seen(st, rc_shape, (uint32_t)k, seen, sizeof seen);
-		st->kind = "dtype";
-		snprintf(st->head, sizeof st->head, "argument %.24s changes dtype", arg);
-		snprintf(st->fact, sizeof st->fact, "argument %s (%s) is %s", arg, rc_where(a, k, where, sizeof where), seen);
-		snprintf(st->fix, sizeof st->fix, "fix: cast it before the call: jnp.asarray(x, dtype)");
-	} else if ((k = rc_param_where(st, rc_sharding_differs)) >= 0) {
-		rc_arg(a, (uint32_t)k, arg, sizeof arg);
-		rc_seen(st, rc_sharding, (uint32_t)k, seen, sizeof seen);
-		st->kind = "sharding";
-		snprintf(st->head, sizeof st->head, "argument %.24s changes sharding", arg);
-		snprintf(st->fact, sizeof st->fact, "argument %s (%s) arrives %s", arg, rc_where(a, k, where, sizeof where), seen);
-		snprintf(st->fix, sizeof st->fix, "fix: pin in_shardings in jax.jit, or jax.device_put the argument "
-			 "with one sharding before every call");
-	} else if ((k = rc_param_where(st, rc_space_differs)) >= 0) {
-		rc_arg(a, (uint32_t)k, arg, sizeof arg);
-		st->kind = "memory-space";
-		snprintf(st->head, sizeof st->head, "argument %.24s changes memory kind", arg);
-		snprintf(st->fact, sizeof st->fact, "argument %s (%s) is in device memory in one compile and in "
-			 "host memory (S(5)) in another", arg, rc_where(a, k, where, sizeof where));
-		snprintf(st->fix, sizeof st->fix, "fix: pin in_shardings with the memory kind (memory_kind='device' or "
-			 "'pinned_host')");
-	} else if (!rc_all(st, rc_same_donation)) {
-		rc_seen(st, rc_donation, 0, seen, sizeof seen);
-		st->kind = "donation";
-		snprintf(st->head, sizeof st->head, "donation changes");
-		snprintf(st->fact, sizeof st->fact, "input_output_alias is %s", seen);
-		snprintf(st->fix, sizeof st->fix, "fix: jit the function once with its donate_argnums, and call that");
-	} else if (!rc_all(st, rc_same_outputs)) {
-		rc_seen(st, rc_output, 0, seen, sizeof seen);
-		st->kind = "output";
-		snprintf(st->head, sizeof st->head, "the output changes, the arguments do not");
-		snprintf(st->fact, sizeof st->fact, "the output is %s with the same arguments: a weak-typed Python "
-			 "scalar argument (dtype decided by the other operand) or a static argument", seen);
-		snprintf(st->fix, sizeof st->fix, "fix: pass scalars as jnp.asarray(x, dtype), and make static values "
-			 "arguments");
-	} else if (!rc_all(st, rc_same_devices)) {
-		st->kind = "devices";
-		snprintf(st->head, sizeof st->head, "the number of devices changes");
-		snprintf(st->fact, sizeof st->fact, "num_partitions/replica_count differ between compiles (%lld/%lld "
-			 "first)", (long long)a->partitions, (long long)a->replicas);
-		snprintf(st->fix, sizeof st->fix, "fix: compile for one mesh; a changing device count recompiles");
-	} else {
-		uint32_t j = 0;
-		int64_t c = rc_const_where(st, &j);
-		if (c >= 0) {
-			const struct compile_const *x = &a->consts[c], *y = &st->g[j]->consts[c];
-			st->kind = "constants";
-			snprintf(st->head, sizeof st->head, "only a constant changes (%.8s, %.8s)", x->value, y->value);
-			snprintf(st->fact, sizeof st->fact, "same arguments and program; constant %%%s is %s, then %s%s%s%s%s",
-				 x->name, x->value, y->value, x->op_name[0] ? " from " : "", x->op_name,
-				 x->source[0] ? " at " : "", x->source);
-			snprintf(st->fix, sizeof st->fix, "fix: a static argument or a closed-over Python value changes: "
-				 "pass it as a traced argument");
-		} else if (!rc_all(st, rc_same_program)) {
-			st->kind = "program";
-			snprintf(st->head, sizeof st->head, "the program changes, its arguments do not");
-			snprintf(st->fact, sizeof st->fact, "same arguments and outputs, different programs: a static "
-				 "argument or closed-over value that changes the computation");
-			snprintf(st->fix, sizeof st->fix, "fix: make the changing value an argument, or keep it fixed");
-		} else {
-			st->kind = "identical";
-			snprintf(st->head, sizeof st->head, "identical compiles");
-			snprintf(st->fact, sizeof st->fact, "the compiles are the same program with the same arguments: "
-				 "the jit function object was made again (jax.jit in a loop, a new lambda or "
-				 "functools.partial per call)");
-			snprintf(st->fix, sizeof st->fix, "fix: create the jitted function once and reuse it");
+	for (size_t k = 0; k < sizeof rc_causes / sizeof *rc_causes; k++)
+		if (rc_causes[k].holds(st)) {
+			st->kind = rc_causes[k].kind;
+			snprintf(st->fix, sizeof st->fix, "fix: %s", rc_causes[k].fix);
+			return;
 		}
-	}
 }
 
 static int rc_report(struct rc_state *st)

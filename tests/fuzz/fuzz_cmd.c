@@ -29,19 +29,15 @@ static void fuzz_cmd_init(void)
 	atexit(fuzz_cmd_cleanup);
 }
 
-int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data, size_t size)
+/* cmd with argv = args and path, as main runs it; aborts on a status
+ * outside 0, 1, 2. */
+static int fuzz_cmd_call(int (*cmd)(const struct args *), const char *const *args, const char *path)
 {
-	if (fuzz_cmd_fd < 0)
-		fuzz_cmd_init();
-	if (ftruncate(fuzz_cmd_fd, 0) != 0 || pwrite(fuzz_cmd_fd, data, size, 0) != (ssize_t)size) {
-		perror("fuzz_cmd: write input");
-		abort();
-	}
 	char *argv[64];
 	int argc = 0;
 	for (; args[argc] && argc < 62; argc++)
 		argv[argc] = (char *)args[argc];
-	argv[argc++] = fuzz_cmd_path;
+	argv[argc++] = (char *)path;
 	argv[argc] = NULL;
 	struct args a;
 	int rc = 2;
@@ -54,6 +50,17 @@ int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const
 		abort();
 	}
 	return rc;
+}
+
+int fuzz_cmd_run(int (*cmd)(const struct args *), const char *const *args, const uint8_t *data, size_t size)
+{
+	if (fuzz_cmd_fd < 0)
+		fuzz_cmd_init();
+	if (ftruncate(fuzz_cmd_fd, 0) != 0 || pwrite(fuzz_cmd_fd, data, size, 0) != (ssize_t)size) {
+		perror("fuzz_cmd: write input");
+		abort();
+	}
+	return fuzz_cmd_call(cmd, args, fuzz_cmd_path);
 }
 
 static char fuzz_cmd_dir[4096];
@@ -89,21 +96,5 @@ int fuzz_cmd_run_folder(int (*cmd)(const struct args *), const char *const *args
 			abort();
 		}
 	}
-	char *argv[64];
-	int argc = 0;
-	for (; args[argc] && argc < 62; argc++)
-		argv[argc] = (char *)args[argc];
-	argv[argc++] = fuzz_cmd_dir;
-	argv[argc] = NULL;
-	struct args a;
-	int rc = 2;
-	if (args_parse(args_command(args[0]), argc, argv, &a))
-		rc = cmd(&a);
-	args_free(&a);
-	fflush(stdout);
-	if (rc < 0 || rc > 2) {
-		fprintf(stderr, "fuzz_cmd: %s returned %d (want 0, 1 or 2)\n", args[0], rc);
-		abort();
-	}
-	return rc;
+	return fuzz_cmd_call(cmd, args, fuzz_cmd_dir);
 }
