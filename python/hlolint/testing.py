@@ -1,6 +1,7 @@
 """hlolint.testing - pytest assertions on a JAX program compiled for a
 topology you do not have: assert_fits (the per-device memory, with
-headroom, fits the chip) and assert_clean (no findings from the rules).
+headroom, fits the chip) and assert_clean (no findings from the rules);
+and on a run's --xla_dump_to folder: assert_no_recompilation.
 Failures read like the CLI's text: the finding, the Python line, the fix.
 The target always comes from the topology (--require-target)."""
 from __future__ import annotations
@@ -57,4 +58,16 @@ def assert_clean(fn: Any, *args: Any, topology: str = "v5e:2x4", rules: Optional
     __tracebackhide__ = True
     if r.oom is not None or r.failing(fail_on):
         raise AssertionError(f"hlolint found problems in {getattr(fn, '__name__', fn)!s} on {topology}:\n{r}")
+    return r
+
+
+def assert_no_recompilation(dump_dir: Any) -> Result:
+    """Fails when the XLA dump folder of a run (XLA_FLAGS=--xla_dump_to=DIR)
+    holds a jit function compiled more than once; the message says what
+    changed between the compiles (rule recompilation)."""
+    from . import api
+    r = api.check(dump_dir, rules=["recompilation"], config="")
+    __tracebackhide__ = True
+    if r.failing("warning"):
+        raise AssertionError(f"hlolint: recompilations in {dump_dir}:\n{r}")
     return r

@@ -108,3 +108,14 @@ def test_repr_html_is_the_report():
     html = hlolint.check(GPT_OOM, target="tpu-v5e", config="")._repr_html_()
     assert html.lstrip().lower().startswith("<!doctype html") and "<svg" in html
     assert "<script" not in html.lower()
+
+
+def test_assert_no_recompilation(tmp_path):
+    from hlolint.testing import assert_no_recompilation
+    base = os.path.join(ROOT, "corpora", "xla", "out", "recompile")
+    with pytest.raises(AssertionError, match=r"jit_train_step compiled 3 times: argument 'x' dimension 0"):
+        assert_no_recompilation(os.path.join(base, "batch", "tpu-v5e"))
+    r = assert_no_recompilation(os.path.join(base, "samename", "tpu-v5e"))   # two functions named f
+    assert r.ok and len(r.modules) == 2
+    f = hlolint.check(os.path.join(base, "static", "tpu-v5e"), rules=["recompilation"], config="").findings[0]
+    assert f.fields["change"] == "constants" and f.fields["compiles"] == 2
