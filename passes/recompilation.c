@@ -4,8 +4,8 @@
  * name whose op_names have less than half in common are different
  * functions, not recompiles.  For each function compiled more than once,
  * one finding says what changed between the compiles, in the order a user
- * fixes it: an argument's shape, dtype, sharding or memory space,
- * donation, the output, the devices, constants baked in, the program;
+ * fixes it: the devices, an argument's shape, dtype, sharding or memory
+ * space, donation, the output, constants baked in, the program;
  * nothing: the jit object itself was made again.  It reads signatures
  * (compile.h), never modules. */
 #include <stdio.h>
@@ -268,9 +268,21 @@ static bool rc_cause_devices(struct rc_state *st)
 {
 	if (rc_all(st, rc_same_devices))
 		return false;
+	char seen[RC_TEXT / 2];
+	size_t w = 0;
+	seen[0] = 0;
+	for (uint32_t j = 0; j < st->n && w < sizeof seen; j++) {
+		const struct compile_sig *b = st->g[j];
+		bool dup = false;
+		for (uint32_t e = 0; e < j; e++)
+			dup |= rc_same_devices(st->g[e], b);
+		if (!dup)
+			w += (size_t)snprintf(seen + w, sizeof seen - w, "%s%lld x %lld", w ? " then " : "",
+					      (long long)b->partitions, (long long)b->replicas);
+	}
 	snprintf(st->head, sizeof st->head, "the number of devices changes");
-	snprintf(st->fact, sizeof st->fact, "num_partitions/replica_count differ between compiles (%lld/%lld first)",
-		 (long long)st->g[0]->partitions, (long long)st->g[0]->replicas);
+	snprintf(st->fact, sizeof st->fact, "partitions x replicas: %s (every sharding and per-device shape "
+		 "changes with them)", seen);
 	return true;
 }
 
@@ -313,6 +325,8 @@ static const struct rc_cause {
 	const char *fix;
 } rc_causes[] = {
 	{ "arguments", rc_cause_arguments, "keep the argument pytree's structure fixed between calls" },
+	/* Another device count changes every sharding and per-device shape. */
+	{ "devices", rc_cause_devices, "compile for one mesh; a changing device count recompiles" },
 	{ "shape", rc_cause_shape, "pad a changing batch or sequence length to a few bucket sizes (powers of two), "
 				   "so each size compiles once" },
 	{ "dtype", rc_cause_dtype, "cast it before the call: jnp.asarray(x, dtype)" },
@@ -322,7 +336,6 @@ static const struct rc_cause {
 					  "'pinned_host')" },
 	{ "donation", rc_cause_donation, "jit the function once with its donate_argnums, and call that" },
 	{ "output", rc_cause_output, "pass scalars as jnp.asarray(x, dtype), and make static values arguments" },
-	{ "devices", rc_cause_devices, "compile for one mesh; a changing device count recompiles" },
 	{ "constants", rc_cause_constants, "a static argument or a closed-over Python value changes: pass it as a "
 					   "traced argument" },
 	{ "program", rc_cause_program, "make the changing value an argument, or keep it fixed" },

@@ -12,6 +12,10 @@ compiles (module ids in compile order):
   static      the learning rate a static argument: 0.01, then 0.02 (a baked constant)
   donation    donate_argnums=(0,), then none (input_output_alias on and off)
   samename    two different functions that are both named f (jit_f twice, not a recompile)
+  memkind     x in device memory, then in pinned host memory (an argument's memory kind)
+  devices     the step on a 2x4 mesh, then on a 1x4 mesh (num_partitions 8, then 4)
+  lambda      jax.jit(lambda ...) made again for each call: the same program twice
+  closure     a closed-over Python int sets the number of layers: 2, then 3 (the program changes)
 
 Written to corpora/xla/out/recompile/<case>/tpu-v5e/ (TPU v5e, deviceless).
 Of each dump only what hlolint reads is kept, byte for byte: the modules
@@ -63,7 +67,27 @@ def make_f_sum():
     return f
 
 
+def make_layers(n):
+    def layers(w, x):
+        for _ in range(n):
+            x = jnp.tanh(x @ w)
+        return x
+    return layers
+
+
+def on_device(mesh):
+    """The step with x brought to device memory first (a no-op when it is
+    there already): jax refuses a matmul of a pinned_host operand."""
+    from jax.sharding import NamedSharding, PartitionSpec as P
+    dev = NamedSharding(mesh, P("data", None), memory_kind="device")
+
+    def train_step(w, x):
+        return donation.train_step(w, jax.device_put(x, dev))
+    return train_step
+
+
 def cases(mesh):
+    small = hjax.mesh(TOPOLOGY, ("data", "model"), (1, 4))   # 4 of the 8 devices
     w = sds(mesh, (4096, 4096), jnp.float32, ())
     def x(b=1024, dtype=jnp.float32, spec=("data", None)):
         return sds(mesh, (b, 4096), dtype, spec)
@@ -78,6 +102,13 @@ def cases(mesh):
                    (lr_step, (w, x(), 0.02), {"static_argnums": (2,)})],
         "donation": [(step, (w, x()), {"donate_argnums": (0,)}), (step, (w, x()), {})],
         "samename": [(make_f_matmul(), (w, w), {}), (make_f_sum(), (w, w), {})],
+        "memkind": [(on_device(mesh), (w, x()), {}),
+                    (on_device(mesh), (w, sds(mesh, (1024, 4096), jnp.float32, ("data", None),
+                                              memory_kind="pinned_host")), {})],
+        "devices": [(step, (w, x()), {}), (step, (sds(small, (4096, 4096), jnp.float32, ()),
+                                                 sds(small, (1024, 4096), jnp.float32, ("data", None))), {})],
+        "lambda": [(lambda w, x: step(w, x), (w, x()), {}), (lambda w, x: step(w, x), (w, x()), {})],
+        "closure": [(make_layers(2), (w, x()), {}), (make_layers(3), (w, x()), {})],
     }
 
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # test_recompilation.sh - rule recompilation (a folder rule, issue 47) on
 # the real dump folders of corpora/xla/recompile.py: one program jitted
-# several times in one process with one thing changed.  Each folder gives
+# several times in one process with one thing changed (batch, dtype, weak
+# scalar, sharding, static argument, donation, memory kind, device count, a
+# lambda made again, a closed-over layer count).  Each folder gives
 # one finding naming what changed (JSON "change"), with the number of
 # compiles; two different functions both named jit_f give none; a module
 # given as a file, not a folder, is never compared; the later compiles are
@@ -27,6 +29,10 @@ one weak output 2
 one sharding sharding 2
 one static constants 2
 one donation donation 2
+one memkind memory-space 2
+one devices devices 2
+one lambda identical 2
+one closure program 2
 
 # The batch folder's text: which argument, which dimension, the values.
 "$HLOLINT" check --no-config --select recompilation "$R/batch/tpu-v5e" >"$tmp/t" 2>&1
@@ -35,6 +41,8 @@ grep -q "jit_train_step compiled 3 times: argument 'x' dimension 0 changes \[rec
 grep -q "dimension 0 = 512, 1024, 2048 per device" "$tmp/t" || fail "batch: the sizes seen are missing"
 "$HLOLINT" check --no-config --select recompilation "$R/static/tpu-v5e" >"$tmp/t" 2>&1
 grep -q "constant %constant.2.clone.1 is 0.01, then 0.02" "$tmp/t" || fail "static: the constant is not named"
+"$HLOLINT" check --no-config --select recompilation "$R/devices/tpu-v5e" >"$tmp/t" 2>&1
+grep -q "partitions x replicas: 8 x 1 then 4 x 1" "$tmp/t" || fail "devices: counts not listed: $(head -c 300 "$tmp/t")"
 
 # A pytree path with quotes and the Python line of the argument's
 # metadata (tests/dumps/recompile-source: hand-written, two batch sizes).
