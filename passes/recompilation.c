@@ -69,6 +69,8 @@ static void rc_dims_seen(const struct rc_state *st, uint32_t k, uint32_t d, char
 	size_t w = 0;
 	out[0] = 0;
 	for (uint32_t j = 0; j < st->n && w < cap; j++) {
+		if (d >= st->g[j]->params[k].rank)
+			continue;
 		int64_t v = st->g[j]->params[k].dims[d];
 		bool dup = false;
 		for (uint32_t e = 0; e < ns; e++)
@@ -387,30 +389,62 @@ static int rc_report(struct rc_state *st)
 	return 1;
 }
 
-static int rc_folder(struct folder_context *fc)
+/* Compiles by jit name, then in file order. */
+struct rc_key {
+	const char *name;
+	uint32_t index;
+};
+
+static int rc_key_cmp(const void *pa, const void *pb)
 {
-	uint32_t n = fc->n, found = 0;
-	uint8_t *done = xcalloc(n + 1, 1);
-	struct compile_sig **g = xmalloc((n + 1) * sizeof *g);
-	for (uint32_t i = 0; i < n; i++) {
+	const struct rc_key *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* One name's compiles keys[from, to): each group of one function. */
+static uint32_t rc_name(struct folder_context *fc, const struct rc_key *keys, uint32_t from, uint32_t to, uint8_t *done,
+			struct compile_sig **g)
+{
+	uint32_t found = 0;
+	for (uint32_t i = from; i < to; i++) {
 		if (done[i])
 			continue;
+		const struct compile_sig *first = fc->sigs[keys[i].index];
 		struct rc_state st = { .fc = fc, .g = g, .closest = 1 };
-		g[st.n++] = fc->sigs[i];
-		done[i] = 1;
-		for (uint32_t j = i + 1; j < n; j++) {
-			if (done[j] || strcmp(fc->sigs[j]->name, fc->sigs[i]->name))
-				continue;
-			double o = compile_ops_overlap(fc->sigs[i], fc->sigs[j]);
-			if (o < RC_SAME && (fc->sigs[i]->nops || fc->sigs[j]->nops))
+		g[st.n++] = fc->sigs[keys[i].index];
+		for (uint32_t j = i + 1; j < to; j++) {
+			const struct compile_sig *b = fc->sigs[keys[j].index];
+			bool any = first->nops || b->nops;
+			double o = compile_ops_overlap(first, b);
+			if (done[j] || (any && o < RC_SAME))
 				continue;   /* another function of the same name */
-			st.closest = o < st.closest && (fc->sigs[i]->nops || fc->sigs[j]->nops) ? o : st.closest;
-			g[st.n++] = fc->sigs[j];
+			st.closest = any && o < st.closest ? o : st.closest;
+			g[st.n++] = fc->sigs[keys[j].index];
 			done[j] = 1;
 		}
 		if (st.n > 1)
 			found += (uint32_t)rc_report(&st);
 	}
+	return found;
+}
+
+static int rc_folder(struct folder_context *fc)
+{
+	uint32_t n = fc->n, found = 0;
+	struct rc_key *keys = xmalloc((n + 1) * sizeof *keys);
+	for (uint32_t k = 0; k < n; k++)
+		keys[k] = (struct rc_key){ fc->sigs[k]->name, k };
+	qsort(keys, n, sizeof *keys, rc_key_cmp);
+	uint8_t *done = xcalloc(n + 1, 1);
+	struct compile_sig **g = xmalloc((n + 1) * sizeof *g);
+	for (uint32_t from = 0, to; from < n; from = to) {
+		for (to = from + 1; to < n && !strcmp(keys[to].name, keys[from].name); to++)
+			;
+		if (to - from > 1)
+			found += rc_name(fc, keys, from, to, done, g);
+	}
+	free(keys);
 	free(done);
 	free(g);
 	return (int)found;

@@ -101,7 +101,7 @@ static void compile_params(const struct hlo_module *m, struct compile_sig *s)
 		}
 		cp->shape = compile_shape(p->shape);
 		cp->type = p->shape->type;
-		cp->rank = p->shape->type == PT_TUPLE ? 0 : p->shape->rank;
+		cp->rank = ir_shape_is_array(p->shape) ? p->shape->rank : 0;
 		cp->dims = xcalloc(cp->rank + 1, sizeof *cp->dims);
 		if (cp->rank)
 			memcpy(cp->dims, p->shape->dims, cp->rank * sizeof *cp->dims);
