@@ -30,6 +30,8 @@ struct rc_state {
 	uint32_t n;
 	char fact[RC_TEXT], fix[RC_TEXT], head[RC_TEXT];
 	const char *kind;
+	char also[RC_TEXT];         /* the other arguments' changes ("; "-separated facts), "" none */
+	char kinds[256];            /* every change found, ","-separated */
 	struct finding *f;
 	double closest;             /* the lowest overlap that still joined the group */
 };
@@ -324,35 +326,53 @@ static bool rc_cause_identical(struct rc_state *st)
 static const struct rc_cause {
 	const char *kind;
 	bool (*holds)(struct rc_state *st);
+	bool listed;    /* also listed when another comes first (a batch and a dtype changed
+			 * together); the others follow from any change of the arguments */
 	const char *fix;
 } rc_causes[] = {
-	{ "arguments", rc_cause_arguments, "keep the argument pytree's structure fixed between calls" },
+	{ "arguments", rc_cause_arguments, false, "keep the argument pytree's structure fixed between calls" },
 	/* Another device count changes every sharding and per-device shape. */
-	{ "devices", rc_cause_devices, "compile for one mesh; a changing device count recompiles" },
-	{ "shape", rc_cause_shape, "pad a changing batch or sequence length to a few bucket sizes (powers of two), "
+	{ "devices", rc_cause_devices, false, "compile for one mesh; a changing device count recompiles" },
+	{ "shape", rc_cause_shape, true, "pad a changing batch or sequence length to a few bucket sizes (powers of two), "
 				   "so each size compiles once" },
-	{ "dtype", rc_cause_dtype, "cast it before the call: jnp.asarray(x, dtype)" },
-	{ "sharding", rc_cause_sharding, "pin in_shardings in jax.jit, or jax.device_put the argument with one "
+	{ "dtype", rc_cause_dtype, true, "cast it before the call: jnp.asarray(x, dtype)" },
+	{ "sharding", rc_cause_sharding, true, "pin in_shardings in jax.jit, or jax.device_put the argument with one "
 					 "sharding before every call" },
-	{ "memory-space", rc_cause_space, "pin in_shardings with the memory kind (memory_kind='device' or "
+	{ "memory-space", rc_cause_space, true, "pin in_shardings with the memory kind (memory_kind='device' or "
 					  "'pinned_host')" },
-	{ "donation", rc_cause_donation, "jit the function once with its donate_argnums, and call that" },
-	{ "output", rc_cause_output, "pass scalars as jnp.asarray(x, dtype), and make static values arguments" },
-	{ "constants", rc_cause_constants, "a static argument or a closed-over Python value changes: pass it as a "
+	{ "donation", rc_cause_donation, true, "jit the function once with its donate_argnums, and call that" },
+	{ "output", rc_cause_output, false, "pass scalars as jnp.asarray(x, dtype), and make static values arguments" },
+	{ "constants", rc_cause_constants, false, "a static argument or a closed-over Python value changes: pass it as a "
 					   "traced argument" },
-	{ "program", rc_cause_program, "make the changing value an argument, or keep it fixed" },
-	{ "identical", rc_cause_identical, "create the jitted function once and reuse it" },
+	{ "program", rc_cause_program, false, "make the changing value an argument, or keep it fixed" },
+	{ "identical", rc_cause_identical, false, "create the jitted function once and reuse it" },
 };
 
-/* The cause a user fixes first: headline, fact and fix. */
+/* The cause a user fixes first: headline, fact and fix; the other listed
+ * causes that hold in st->also and st->kinds. */
 static void rc_explain(struct rc_state *st)
 {
-	for (size_t k = 0; k < sizeof rc_causes / sizeof *rc_causes; k++)
-		if (rc_causes[k].holds(st)) {
+	char head[RC_TEXT], fact[RC_TEXT];
+	size_t na = 0, nk = 0;
+	st->kind = NULL;
+	st->also[0] = st->kinds[0] = 0;
+	for (size_t k = 0; k < sizeof rc_causes / sizeof *rc_causes && !(st->kind && !strcmp(st->kind, "devices"));
+	     k++) {
+		if ((st->kind && !rc_causes[k].listed) || !rc_causes[k].holds(st))
+			continue;
+		nk += (size_t)snprintf(st->kinds + nk, nk < sizeof st->kinds ? sizeof st->kinds - nk : 0, "%s%s",
+				       nk ? "," : "", rc_causes[k].kind);
+		if (!st->kind) {
 			st->kind = rc_causes[k].kind;
 			snprintf(st->fix, sizeof st->fix, "fix: %s", rc_causes[k].fix);
-			return;
+			memcpy(head, st->head, sizeof head);
+			memcpy(fact, st->fact, sizeof fact);
+		} else if (na < sizeof st->also) {
+			na += (size_t)snprintf(st->also + na, sizeof st->also - na, "%s%s", na ? "; " : "", st->fact);
 		}
+	}
+	memcpy(st->head, head, sizeof head);
+	memcpy(st->fact, fact, sizeof fact);
 }
 
 static int rc_report(struct rc_state *st)
@@ -384,6 +404,9 @@ static int rc_report(struct rc_state *st)
 			     st->closest * 100);
 	finding_field_int(s, f, "compiles", st->n);
 	finding_field_string(s, f, "change", st->kind);
+	finding_field_string(s, f, "changes", st->kinds);
+	if (st->also[0])
+		finding_note(s, f, "also: %s", st->also);
 	finding_field_string(s, f, "modules", list);
 	finding_set_key(s, f, a->name);
 	return 1;

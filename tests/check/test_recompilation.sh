@@ -45,11 +45,17 @@ grep -q "constant %constant.2.clone.1 is 0.01, then 0.02" "$tmp/t" || fail "stat
 grep -q "partitions x replicas: 8 x 1 then 4 x 1" "$tmp/t" || fail "devices: counts not listed: $(head -c 300 "$tmp/t")"
 
 # A pytree path with quotes and the Python line of the argument's
-# metadata (tests/dumps/recompile-source: hand-written, two batch sizes).
+# metadata; two changes at once, the second listed too (tests/dumps/
+# recompile-source: hand-written, x's batch 8 then 16, s f32 then bf16).
 "$HLOLINT" check --no-config --select recompilation tests/dumps/recompile-source >"$tmp/t" 2>&1
 grep -q "argument batch\['x'\] dimension 0 changes" "$tmp/t" || fail "source: headline: $(head -c 300 "$tmp/t")"
 grep -q "(parameter 0, from /work/proj/train.py:41) has dimension 0 = 8, 16" "$tmp/t" ||
 	fail "source: no Python line of the argument"
+"$HLOLINT" check --no-config -v --select recompilation tests/dumps/recompile-source >"$tmp/t" 2>&1
+grep -q "also: argument state\['scale'\] (parameter 2, from /work/proj/train.py:42) is f32\[4\] then" "$tmp/t" ||
+	fail "source: the second change is not listed: $(cat "$tmp/t")"
+"$HLOLINT" check --no-config --format json --select recompilation tests/dumps/recompile-source >"$tmp/t" 2>&1
+grep -q '"changes": "shape,dtype"' "$tmp/t" || fail "source: JSON changes is not shape,dtype"
 
 # Two functions named f: not a recompilation.
 "$HLOLINT" check --no-config --select recompilation "$R/samename/tpu-v5e" >"$tmp/t" 2>&1
