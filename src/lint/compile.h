@@ -8,34 +8,37 @@
 #ifndef HLO_COMPILE_H
 #define HLO_COMPILE_H
 #include <stdint.h>
+#include "arena.h"
 #include "ir.h"
 
 struct compile_param {
-	char *path;                 /* the parameter's op_name (jax's pytree path), "" none */
-	char *source;               /* "file.py:12" of its metadata, "" none */
-	char *shape;                /* "f32[512,4096]", no layout */
+	const char *path;           /* the parameter's op_name (jax's pytree path), "" none */
+	const char *source;         /* "file.py:12" of its metadata, "" none */
+	const char *shape;          /* "f32[512,4096]", no layout */
 	enum ptype type;
 	uint32_t rank;
 	int64_t *dims;
-	char *sharding;             /* as written, "" none */
+	const char *sharding;       /* as written, "" none */
 	int64_t space;              /* S(n) of the layout, 0 none */
 };
 
 struct compile_const {
-	char *name, *value;         /* a constant's name and literal (at most COMPILE_VALUE_MAX) */
-	char *op_name, *source;     /* its op_name and "file.py:12", "" none */
+	const char *name, *value;   /* a constant's name and literal (at most COMPILE_VALUE_MAX) */
+	const char *op_name, *source; /* its op_name and "file.py:12", "" none */
 };
 
+/* Its strings and parameters are in its arena; consts and ops are malloc'd. */
 struct compile_sig {
-	char *path;                 /* the module's file */
-	char *name;                 /* HloModule name: "jit_train_step" */
+	struct arena arena;
+	const char *path;           /* the module's file */
+	const char *name;           /* HloModule name: "jit_train_step" */
 	int64_t id;                 /* module_NNNN of XLA's dump name, -1 none */
 	uint64_t line, col;         /* the ENTRY computation's header */
-	char *entry;                /* its name */
+	const char *entry;          /* its name */
 	uint32_t nparams;
 	struct compile_param *params;
-	char *outputs;              /* the root's shape, no layout */
-	char *donation;             /* input_output_alias and buffer_donor as written, "" none */
+	const char *outputs;        /* the root's shape, no layout */
+	const char *donation;       /* input_output_alias and buffer_donor as written, "" none */
 	int64_t partitions, replicas;
 	uint64_t program;           /* every instruction's opcode, shape and operand count */
 	uint32_t nconsts;           /* array constants and scalars, in program order */
@@ -47,7 +50,7 @@ struct compile_sig {
 
 #define COMPILE_VALUE_MAX 64
 
-/* m's signature (malloc'd; NULL for a module without an entry). */
+/* m's signature (compile_sig_free it; NULL for a module without an entry). */
 struct compile_sig *compile_sig_take(const struct hlo_module *m, const char *path);
 void compile_sig_free(struct compile_sig *s);
 /* The share of the op_names of a and b they have in common (1: the same

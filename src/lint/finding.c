@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "hash.h"
 #include "metadata.h"
 
 void finding_sink_init(struct finding_sink *s)
@@ -365,12 +366,8 @@ struct finding_hash {
 
 static void finding_hash_bytes(struct finding_hash *h, const char *p, size_t n)
 {
-	for (size_t k = 0; k < n; k++) {
-		h->h ^= (unsigned char)p[k];
-		h->h *= 0x100000001b3ull;   /* FNV-1a 64 */
-	}
-	h->h ^= 0xff;                       /* field separator */
-	h->h *= 0x100000001b3ull;
+	static const unsigned char sep = 0xff;   /* field separator */
+	h->h = hash64(hash64(h->h, p, n), &sep, 1);
 }
 
 static void finding_hash_str(struct finding_hash *h, const char *s)
@@ -417,7 +414,7 @@ static void finding_hash_stem(struct finding_hash *h, const char *name, bool dum
 
 void finding_fingerprint(const struct finding *f, char out[17])
 {
-	struct finding_hash h = { 0xcbf29ce484222325ull };
+	struct finding_hash h = { HASH64_INIT };
 	finding_hash_str(&h, "hlolint-fingerprint-1");
 	finding_hash_str(&h, f->rule);
 	finding_hash_stem(&h, f->module, true);

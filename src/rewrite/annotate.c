@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diag.h"
+#include "hash.h"
 #include "lex.h"
 #include "size.h"
 
@@ -425,9 +426,7 @@ static void annotate_split(const char *t, size_t len, struct annotate_text_lines
 			out->len = xreallocarray(out->len, cap, sizeof *out->len);
 			out->hash = xreallocarray(out->hash, cap, sizeof *out->hash);
 		}
-		uint64_t h = 0xcbf29ce484222325ull;
-		for (size_t k = s; k < e; k++)
-			h = (h ^ (unsigned char)t[k]) * 0x100000001b3ull;
+		uint64_t h = hash64(HASH64_INIT, t + s, e - s);
 		out->p[out->n] = t + s;
 		out->len[out->n] = e - s;
 		out->hash[out->n] = h;
