@@ -6,12 +6,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena.h"
 #include "hash.h"
 #include "metadata.h"
 
+/* A copy of text[0, n) the signature owns (compile_sig_free frees it):
+ * one malloc each, as a signature holds a few dozen strings and a folder
+ * thousands of signatures (an arena's first block per signature is 64 KiB). */
 static const char *compile_str(struct compile_sig *s, const char *text, size_t n)
 {
-	return arena_strndup(&s->arena, text, n);
+	if (s->nstrs == s->capstrs) {
+		s->capstrs = s->capstrs ? s->capstrs * 2 : 16;
+		s->strs = xreallocarray(s->strs, s->capstrs, sizeof *s->strs);
+	}
+	char *r = xmalloc(n + 1);
+	memcpy(r, text, n);
+	r[n] = 0;
+	return s->strs[s->nstrs++] = r;
 }
 
 static const char *compile_span(struct compile_sig *s, const struct hlo_file *f, struct span sp, size_t max)
@@ -80,7 +91,7 @@ static void compile_params(const struct hlo_module *m, struct compile_sig *s)
 {
 	const struct hlo_comp *e = m->entry;
 	s->nparams = e->nparams;
-	s->params = arena_array(&s->arena, e->nparams + 1, sizeof *s->params);
+	s->params = xcalloc(e->nparams + 1, sizeof *s->params);
 	for (uint32_t k = 0; k < e->nparams; k++) {
 		const struct hlo_instr *p = e->params[k];
 		struct compile_param *cp = &s->params[k];
@@ -96,7 +107,7 @@ static void compile_params(const struct hlo_module *m, struct compile_sig *s)
 		cp->shape = compile_shape(s, p->shape);
 		cp->type = p->shape->type;
 		cp->rank = ir_shape_is_array(p->shape) ? p->shape->rank : 0;
-		cp->dims = arena_array(&s->arena, cp->rank + 1, sizeof *cp->dims);
+		cp->dims = xcalloc(cp->rank + 1, sizeof *cp->dims);
 		if (cp->rank)
 			memcpy(cp->dims, p->shape->dims, cp->rank * sizeof *cp->dims);
 		cp->space = p->shape->layout && p->shape->type != PT_TUPLE ? p->shape->layout->memory_space : 0;
@@ -193,7 +204,6 @@ struct compile_sig *compile_sig_take(const struct hlo_module *m, const char *pat
 	if (!m->entry)
 		return NULL;
 	struct compile_sig *s = xcalloc(1, sizeof *s);
-	arena_init(&s->arena);
 	s->path = compile_str(s, path, strlen(path));
 	s->name = m->name ? compile_str(s, m->name->str, strlen(m->name->str)) : "";
 	s->id = compile_dump_id(path);
@@ -213,9 +223,14 @@ void compile_sig_free(struct compile_sig *s)
 {
 	if (!s)
 		return;
+	for (uint32_t k = 0; k < s->nstrs; k++)
+		free(s->strs[k]);
+	for (uint32_t k = 0; k < s->nparams; k++)
+		free(s->params[k].dims);
+	free(s->strs);
+	free(s->params);
 	free(s->consts);
 	free(s->ops);
-	arena_free(&s->arena);
 	free(s);
 }
 

@@ -8,7 +8,6 @@
 #ifndef HLO_COMPILE_H
 #define HLO_COMPILE_H
 #include <stdint.h>
-#include "arena.h"
 #include "ir.h"
 
 struct compile_param {
@@ -27,9 +26,8 @@ struct compile_const {
 	const char *op_name, *source; /* its op_name and "file.py:12", "" none */
 };
 
-/* Its strings and parameters are in its arena; consts and ops are malloc'd. */
+/* Everything in it is its own (compile_sig_free). */
 struct compile_sig {
-	struct arena arena;
 	const char *path;           /* the module's file */
 	const char *name;           /* HloModule name: "jit_train_step" */
 	int64_t id;                 /* module_NNNN of XLA's dump name, -1 none */
@@ -46,6 +44,8 @@ struct compile_sig {
 	uint32_t nops;
 	uint64_t *ops;              /* distinct op_name hashes, less the jit(...)/ prefix, sorted */
 	uint32_t file_index, module_index;  /* the run's (finding.h) */
+	char **strs;                /* the strings above, for compile_sig_free */
+	uint32_t nstrs, capstrs;
 };
 
 #define COMPILE_VALUE_MAX 64
