@@ -698,17 +698,9 @@ static void cmd_diff_folder_run(struct cmd_diff_run *r, struct cmd_diff_sigs *si
 	lint_settle(r->c, sink, 0);
 }
 
-static const struct finding_field *cmd_diff_field(const struct finding *f, const char *key)
-{
-	for (const struct finding_field *x = f->fields; x; x = x->next)
-		if (!strcmp(x->key, key))
-			return x;
-	return NULL;
-}
-
 static int64_t cmd_diff_compiles(const struct finding *f)
 {
-	const struct finding_field *x = f ? cmd_diff_field(f, "compiles") : NULL;
+	const struct finding_field *x = f ? finding_field_get(f, "compiles") : NULL;
 	return x && x->kind == FIELD_INT ? x->i : 1;
 }
 
@@ -726,7 +718,7 @@ static void cmd_diff_folder_one(struct cmd_diff_run *r, const struct finding *f,
 {
 	int64_t now = gone ? 1 : cmd_diff_compiles(f);
 	const char *fact = finding_note_of(f, NOTE_FACT);
-	const struct finding_field *ch = cmd_diff_field(f, "change");
+	const struct finding_field *ch = finding_field_get(f, "change");
 	if (r->json) {
 		json_begin_object(&r->w);
 		json_key(&r->w, "status");

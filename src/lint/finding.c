@@ -271,6 +271,14 @@ void finding_also(struct finding_sink *s, struct finding *f, const char *path, u
 	*tail = a;
 }
 
+const struct finding_field *finding_field_get(const struct finding *f, const char *key)
+{
+	for (const struct finding_field *x = f->fields; x; x = x->next)
+		if (!strcmp(x->key, key))
+			return x;
+	return NULL;
+}
+
 const char *finding_note_of(const struct finding *f, enum finding_note_role role)
 {
 	for (const struct finding_note *n = f->notes; n; n = n->next)

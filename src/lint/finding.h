@@ -190,6 +190,8 @@ void finding_field_bytes(struct finding_sink *s, struct finding *f, const char *
 void finding_field_bool(struct finding_sink *s, struct finding *f, const char *key, bool v);
 void finding_field_string(struct finding_sink *s, struct finding *f, const char *key, const char *v);
 void finding_field_null(struct finding_sink *s, struct finding *f, const char *key);
+/* f's field named key, or NULL. */
+const struct finding_field *finding_field_get(const struct finding *f, const char *key);
 /* The typed members, X(member, "field"): finding_set_<member>(s, f, v)
  * sets one and adds it as that field where it is called. */
 #define FINDING_TYPED(X) \
