@@ -52,6 +52,7 @@ struct cmd_check_run {
 	struct finding_sink *sink;
 	struct report *rep;
 	unsigned bad;
+	char *const *files;         /* as given: in->folder[k] indexes them */
 	bool want_sigs;             /* a folder rule is enabled */
 	struct compile_sig **sigs;  /* the current folder's modules so far */
 	uint32_t nsigs;
@@ -152,7 +153,7 @@ static void cmd_check_folder_add(struct cmd_check_run *r, struct cmd_check_file 
 static void cmd_check_folder(struct cmd_check_run *r, int k)
 {
 	uint32_t from = r->sink->n;
-	if (!lint_folder(r->cfg, r->in->paths[k], r->sigs, r->nsigs, r->sink))
+	if (!lint_folder(r->cfg, r->files[r->in->folder[k]], r->sigs, r->nsigs, r->sink))
 		r->bad++;
 	lint_settle(r->cfg, r->sink, from);
 	report_file(r->rep, r->sink, from);
@@ -228,7 +229,7 @@ int cmd_check(const struct args *g)
 		finding_sink_free(&sink);
 		goto done;
 	}
-	struct cmd_check_run run = { &in, &cfg, &d, &sink, rep, 0, lint_wants_folder(&cfg), NULL, 0 };
+	struct cmd_check_run run = { &in, &cfg, &d, &sink, rep, 0, a.files, lint_wants_folder(&cfg), NULL, 0 };
 	struct jobs j = { in.n, a.lint.jobs, &run, cmd_check_work, cmd_check_deliver, cmd_check_drop };
 	jobs_run(&j);
 	for (uint32_t k = 0; k < run.nsigs; k++)   /* a folder cut short (--max-errors) */
