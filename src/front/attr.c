@@ -269,7 +269,11 @@ int attr_enum(const struct hlo_value *v, const char *const *names, bool nocase, 
 	return -1;
 }
 
-/* ---- Raw-text fast paths ---- */
+/* ---- Raw-text fast paths ----
+ * Readers of the commonest simple spellings straight from the text, so
+ * that checking them costs no parse.  Each answers false for anything
+ * else (comments, newlines, odd spacing, overflow), and the caller then
+ * parses the value, whose errors are the ones reported. */
 
 static bool attr_text_digits(const char **pp, const char *end, int64_t *out)
 {
@@ -322,34 +326,105 @@ bool attr_text_ident(const struct hlo_file *f, struct span value, const char **s
 	return true;
 }
 
-bool attr_text_ints(const struct hlo_file *f, struct span value, struct arena *a, struct attr_ints *out)
+static void attr_text_spaces(const char **pp, const char *end)
 {
-	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
-	if (end - p < 2 || *p != '{' || end[-1] != '}')
+	while (*pp < end && **pp == ' ')
+		(*pp)++;
+}
+
+static bool attr_text_char(const char **pp, const char *end, char c)
+{
+	if (*pp >= end || **pp != c)
+		return false;
+	(*pp)++;
+	return true;
+}
+
+/* The ',' between two items, and the spaces after it. */
+static bool attr_text_comma(const char **pp, const char *end)
+{
+	if (!attr_text_char(pp, end, ','))
+		return false;
+	attr_text_spaces(pp, end);
+	return true;
+}
+
+/* {1, 2, 3} from *pp, which it moves past the '}'. */
+static bool attr_text_int_braces(const char **pp, const char *end, struct arena *a, struct attr_ints *out)
+{
+	const char *p = *pp, *close = p < end ? memchr(p, '}', (size_t)(end - p)) : NULL;
+	if (!close || !attr_text_char(&p, end, '{'))
 		return false;
 	uint32_t cap = 1;
-	for (const char *q = p; q < end; q++)
+	for (const char *q = p; q < close; q++)
 		cap += *q == ',';
 	out->v = arena_array(a, cap, sizeof *out->v);
 	out->n = 0;
-	p++;
-	end--;
-	while (p < end && *p == ' ')
-		p++;
-	if (p == end)
-		return true;
-	for (;;) {
-		if (out->n == cap || !attr_text_digits(&p, end, &out->v[out->n++]))
+	attr_text_spaces(&p, close);
+	while (p < close) {
+		if (out->n && !attr_text_comma(&p, close))
 			return false;
-		while (p < end && *p == ' ')
-			p++;
-		if (p == end)
-			return true;
-		if (*p++ != ',')
+		if (out->n == cap || !attr_text_digits(&p, close, &out->v[out->n++]))
 			return false;
-		while (p < end && *p == ' ')
-			p++;
+		attr_text_spaces(&p, close);
 	}
+	*pp = close + 1;
+	return true;
+}
+
+bool attr_text_ints(const struct hlo_file *f, struct span value, struct arena *a, struct attr_ints *out)
+{
+	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	return attr_text_int_braces(&p, end, a, out) && p == end;
+}
+
+bool attr_text_int_lists(const struct hlo_file *f, struct span value, struct arena *a, struct attr_int_lists *out)
+{
+	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	if (!attr_text_char(&p, end, '{'))
+		return false;
+	uint32_t cap = 1;
+	for (const char *q = p; q < end; q++)
+		cap += *q == '{';
+	out->lists = arena_array(a, cap, sizeof *out->lists);
+	out->n = 0;
+	attr_text_spaces(&p, end);
+	while (p < end && *p != '}') {
+		if (out->n && !attr_text_comma(&p, end))
+			return false;
+		if (out->n == cap || !attr_text_int_braces(&p, end, a, &out->lists[out->n++]))
+			return false;
+		attr_text_spaces(&p, end);
+	}
+	return attr_text_char(&p, end, '}') && p == end;
+}
+
+bool attr_text_slice(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_slice *out)
+{
+	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	memset(out, 0, sizeof *out);
+	if (!attr_text_char(&p, end, '{'))
+		return false;
+	uint32_t cap = 1;
+	for (const char *q = p; q < end; q++)
+		cap += *q == '[';
+	out->dims = arena_array(a, cap, sizeof *out->dims);
+	attr_text_spaces(&p, end);
+	while (p < end && *p != '}') {
+		if (out->rank && !attr_text_comma(&p, end))
+			return false;
+		if (out->rank == cap)
+			return false;
+		struct hlo_slice_dim *d = &out->dims[out->rank++];
+		d->stride = 1;
+		if (!attr_text_char(&p, end, '[') || !attr_text_digits(&p, end, &d->start) ||
+		    !attr_text_char(&p, end, ':') || !attr_text_digits(&p, end, &d->limit) ||
+		    (attr_text_char(&p, end, ':') && !attr_text_digits(&p, end, &d->stride)) ||
+		    !attr_text_char(&p, end, ']'))
+			return false;
+		attr_text_spaces(&p, end);
+	}
+	return attr_text_char(&p, end, '}') && p == end;
 }
 
 /* ---- Lists ---- */

@@ -78,6 +78,8 @@ struct attr_int_lists {
 bool attr_ints(const struct hlo_value *v, struct arena *a, struct attr_ints *out, struct attr_error *err);
 bool attr_int_lists(const struct hlo_value *v, struct arena *a, struct attr_int_lists *out,
 		    struct attr_error *err);
+/* {{0,1},{2,3}} read from the text (a fast path, as attr_text_ints). */
+bool attr_text_int_lists(const struct hlo_file *f, struct span value, struct arena *a, struct attr_int_lists *out);
 /* source_target_pairs: a list of lists with exactly two entries each. */
 bool attr_source_target_pairs(const struct hlo_value *v, struct arena *a, struct attr_int_lists *out,
 			      struct attr_error *err);
@@ -139,6 +141,9 @@ struct hlo_slice {
 };
 /* {[start:limit(:stride)], ...}; stride defaults to 1. */
 bool attr_slice(const struct hlo_value *v, struct arena *a, struct hlo_slice *out, struct attr_error *err);
+/* The same read from the text, for the simple spelling only (the fast
+ * paths above: false means "parse it"). */
+bool attr_text_slice(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_slice *out);
 
 struct hlo_pad_dim {
 	int64_t lo, hi, interior;

@@ -314,6 +314,8 @@ static bool verify_fast_value(struct verify_ctx *v, const struct verify_attr *va
 	int64_t x;
 	bool b;
 	struct attr_ints l;
+	struct attr_int_lists ll;
+	struct hlo_slice sl;
 	switch (va->kind) {
 	case VK_INT:
 		return attr_text_int(v->f, sp, &x);
@@ -334,6 +336,19 @@ static bool verify_fast_value(struct verify_ctx *v, const struct verify_attr *va
 							    !memchr(s + 1, '=', span_len(sp) - 1));
 	case VK_INTS:
 		return attr_text_ints(v->f, sp, &v->scratch, &l);
+	case VK_REPLICA_GROUPS:
+		/* The list spelling; iota and mesh groups are parsed. */
+		return attr_text_int_lists(v->f, sp, &v->scratch, &ll);
+	case VK_PAIRS:
+		if (!attr_text_int_lists(v->f, sp, &v->scratch, &ll))
+			return false;
+		for (uint32_t k = 0; k < ll.n; k++)
+			if (ll.lists[k].n != 2)
+				return false;
+		return true;
+	case VK_SLICE:
+		/* verify_shape_slice reads the ranges from the text again. */
+		return attr_text_slice(v->f, sp, &v->scratch, &sl);
 	case VK_STRING:
 		/* The scanner already checked the string token itself. */
 		s = ir_text(v->f, sp);

@@ -100,10 +100,14 @@ static void verify_shape_slice(struct verify_ctx *v, const struct hlo_shape *r, 
 {
 	char b0[128], b1[128];
 	struct verify_found *fo = verify_find(v, ATTR_SLICE);
-	struct hlo_value *val = verify_value(v, fo);
 	struct hlo_slice sl;
-	if (!val || !attr_slice(val, &v->scratch, &sl, NULL))
+	if (!fo || fo->bad)
 		return;
+	if (!attr_text_slice(v->f, ir_attr_value(fo->attr), &v->scratch, &sl)) {
+		struct hlo_value *val = verify_value(v, fo);
+		if (!val || !attr_slice(val, &v->scratch, &sl, NULL))
+			return;
+	}
 	if (sl.rank != a0->rank) {
 		verify_error(v, ir_attr_value(fo->attr), "'slice' needs one range per operand dimension (%u), got %u", a0->rank,
 			     sl.rank);

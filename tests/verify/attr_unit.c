@@ -2,7 +2,8 @@
  * through `hlolint parse`: device lookup in iota tile assignments, tile
  * counts and device counts of shardings, replica group sizes, metadata
  * source resolution through stack frame tables, frontend attribute lookup,
- * aliasing and program shapes.  Built and run by test_attr_unit.sh against
+ * aliasing and program shapes, and the text fast paths against the parse
+ * they stand in for.  Built and run by test_attr_unit.sh against
  * the library next to $HLOLINT. */
 #include <stdio.h>
 #include <string.h>
@@ -260,6 +261,92 @@ static void test_errors(void)
 	source_free(src);
 }
 
+/* The text fast paths (attr_text_slice, attr_text_int_lists) against the
+ * parse they stand in for: where a fast path answers, the parse must accept
+ * the value and decode the same numbers; the simple spellings must take
+ * the fast path (or it would be dead code); the others must fall back. */
+static const struct fast_case {
+	const char *instr, *attr;
+	int fast;       /* whether the fast path must answer */
+} fast_cases[] = {
+	{ "sl0", "slice", 1 }, { "sl1", "slice", 1 }, { "sl2", "slice", 1 }, { "sl3", "slice", 0 },
+	{ "sl4", "slice", 0 }, { "sl5", "slice", 1 }, { "sl6", "slice", 1 }, { "sl7", "slice", 0 },
+	{ "ar0", "replica_groups", 1 }, { "ar1", "replica_groups", 1 }, { "ar2", "replica_groups", 1 },
+	{ "ar3", "replica_groups", 1 }, { "ar4", "replica_groups", 0 }, { "ar5", "replica_groups", 0 },
+	{ "cp", "source_target_pairs", 1 },
+};
+
+static void check_fast_case(struct hlo_file *f, const struct fast_case *c, struct arena *a)
+{
+	/* The module has errors, so it has no entry: the last computation is it. */
+	struct hlo_module *m = f->modules;
+	struct hlo_instr *i = m && m->ncomps ? ir_find_instr(m->comps[m->ncomps - 1], c->instr) : NULL;
+	const struct hlo_attr *at = i ? ir_attr_named(f, ir_attrs(i), i->nattrs, c->attr) : NULL;
+	struct attr_error e;
+	CHECK(at != NULL);
+	if (!at)
+		return;
+	struct hlo_value *v = attr_parse(f, at, a, &e);
+	if (!strcmp(c->attr, "slice")) {
+		struct hlo_slice fast, slow;
+		bool got = attr_text_slice(f, ir_attr_value(at), a, &fast);
+		CHECK(got == (c->fast != 0));
+		if (!got)
+			return;
+		CHECK(v && attr_slice(v, a, &slow, &e) && slow.rank == fast.rank);
+		for (uint32_t k = 0; v && k < slow.rank && k < fast.rank; k++)
+			CHECK(!memcmp(&slow.dims[k], &fast.dims[k], sizeof slow.dims[k]));
+		return;
+	}
+	struct attr_int_lists fast, slow;
+	bool got = attr_text_int_lists(f, ir_attr_value(at), a, &fast);
+	CHECK(got == (c->fast != 0));
+	if (!got)
+		return;
+	CHECK(v && attr_int_lists(v, a, &slow, &e) && slow.n == fast.n);
+	for (uint32_t k = 0; v && k < slow.n && k < fast.n; k++)
+		CHECK(slow.lists[k].n == fast.lists[k].n &&
+		      !memcmp(slow.lists[k].v, fast.lists[k].v, slow.lists[k].n * sizeof *slow.lists[k].v));
+}
+
+static void test_text_fast_paths(void)
+{
+	static const char text[] =
+		"HloModule m\n"
+		"add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n"
+		"ENTRY e {\n"
+		"  p = f32[4,8] parameter(0)\n"
+		"  sl0 = f32[2,8] slice(p), slice={[0:2], [0:8]}\n"
+		"  sl1 = f32[2,4] slice(p), slice={[0:2],[0:8:2]}\n"
+		"  sl2 = f32[2,8] slice(p), slice={ [0:2] , [0:8] }\n"
+		"  sl3 = f32[2,8] slice(p), slice={[0:2], /* c */ [0:8]}\n"
+		"  sl4 = f32[2,8] slice(p), slice={[0:2], [0:8:]}\n"
+		"  sl5 = f32[2,8] slice(p), slice={[-1:2], [0:8]}\n"
+		"  sl6 = f32[] slice(p), slice={}\n"
+		"  sl7 = f32[2,8] slice(p), slice={[0:2] [0:8]}\n"
+		"  ar0 = f32[4,8] all-reduce(p), replica_groups={{0,1},{2,3}}, to_apply=add\n"
+		"  ar1 = f32[4,8] all-reduce(p), replica_groups={ {0, 1} , {2} }, to_apply=add\n"
+		"  ar2 = f32[4,8] all-reduce(p), replica_groups={}, to_apply=add\n"
+		"  ar3 = f32[4,8] all-reduce(p), replica_groups={{}}, to_apply=add\n"
+		"  ar4 = f32[4,8] all-reduce(p), replica_groups={{0,1}{2,3}}, to_apply=add\n"
+		"  ar5 = f32[4,8] all-reduce(p), replica_groups={{0,1},/* c */{2,3}}, to_apply=add\n"
+		"  ROOT cp = f32[4,8] collective-permute(p), source_target_pairs={{0,1}, {1,0}}\n"
+		"}\n";
+	struct source *src = source_from_memory("<unit>", text, strlen(text));
+	struct diag_sink d;
+	diag_init(&d, NULL, 0);
+	d.quiet = true;   /* the verifier rejects sl4..sl7 and ar4 */
+	struct hlo_file *f = parse_file(src, &d);
+	struct arena a;
+	arena_init(&a);
+	CHECK(f != NULL);
+	for (size_t k = 0; f && k < sizeof fast_cases / sizeof *fast_cases; k++)
+		check_fast_case(f, &fast_cases[k], &a);
+	arena_free(&a);
+	parse_free(f);
+	source_free(src);
+}
+
 int main(void)
 {
 	test_shardings();
@@ -267,6 +354,7 @@ int main(void)
 	test_metadata();
 	test_header();
 	test_errors();
+	test_text_fast_paths();
 	if (failures) {
 		fprintf(stderr, "attr_unit: %d check(s) failed\n", failures);
 		return 1;
