@@ -316,10 +316,10 @@ bool attr_text_ident(const struct hlo_file *f, struct span value, const char **s
 {
 	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
 	const char *q = p + (p < end && *p == '%');
-	if (q >= end || !(isalpha((unsigned char)*q) || *q == '_'))
+	if (q >= end || !lex_is_name_start(*q))
 		return false;
 	for (const char *r = q; r < end; r++)
-		if (!(isalnum((unsigned char)*r) || *r == '_' || *r == '.' || *r == '-'))
+		if (!lex_is_name_char(*r))
 			return false;
 	*s = p;
 	*n = (size_t)(end - p);

@@ -5,6 +5,22 @@
 #include <ctype.h>
 #include <string.h>
 
+/* The name characters (lex.h); the C locale's isalpha and isalnum, as hlo.l. */
+#define B (LEX_NAME_START | LEX_NAME_CHAR)
+#define C LEX_NAME_CHAR
+const unsigned char lex_name_class[256] = {
+	['a'] = B, ['b'] = B, ['c'] = B, ['d'] = B, ['e'] = B, ['f'] = B, ['g'] = B, ['h'] = B, ['i'] = B,
+	['j'] = B, ['k'] = B, ['l'] = B, ['m'] = B, ['n'] = B, ['o'] = B, ['p'] = B, ['q'] = B, ['r'] = B,
+	['s'] = B, ['t'] = B, ['u'] = B, ['v'] = B, ['w'] = B, ['x'] = B, ['y'] = B, ['z'] = B, ['A'] = B,
+	['B'] = B, ['C'] = B, ['D'] = B, ['E'] = B, ['F'] = B, ['G'] = B, ['H'] = B, ['I'] = B, ['J'] = B,
+	['K'] = B, ['L'] = B, ['M'] = B, ['N'] = B, ['O'] = B, ['P'] = B, ['Q'] = B, ['R'] = B, ['S'] = B,
+	['T'] = B, ['U'] = B, ['V'] = B, ['W'] = B, ['X'] = B, ['Y'] = B, ['Z'] = B, ['_'] = B, ['0'] = C,
+	['1'] = C, ['2'] = C, ['3'] = C, ['4'] = C, ['5'] = C, ['6'] = C, ['7'] = C, ['8'] = C, ['9'] = C,
+	['.'] = C, ['-'] = C,
+};
+#undef B
+#undef C
+
 size_t lex_comment_end(const char *s, size_t n, size_t i, bool *open)
 {
 	if (s[i + 1] == '/') {
@@ -60,7 +76,7 @@ unsigned lex_module_names(const char *s, size_t n, void (*each)(void *ctx, const
 			while (p < end && (s[p] == ' ' || s[p] == '\t'))
 				p++;
 			size_t e = p;
-			while (e < end && (isalnum((unsigned char)s[e]) || s[e] == '_' || s[e] == '.' || s[e] == '-'))
+			while (e < end && lex_is_name_char(s[e]))
 				e++;
 			if (e > p) {
 				each(ctx, s + p, e - p);

@@ -2,8 +2,8 @@
  * already accepted (attribute values kept raw, literals, comment-aware
  * printing and rewriting): spaces, tabs, line breaks, U+00A0, "//" and
  * block comments, as grammar/hlo.l reads them.  The only comment skipper
- * besides the scanner; it does not tokenize anything else (hex digits
- * and the "HloModule NAME" header lines aside). */
+ * besides the scanner; it does not tokenize anything else (hex digits,
+ * name characters and the "HloModule NAME" header lines aside). */
 #ifndef HLO_LEX_H
 #define HLO_LEX_H
 #include <stdbool.h>
@@ -33,6 +33,21 @@ size_t lex_skip_blank(const char *s, size_t n, size_t i, bool *open);
  * them).  A string holding such a line may add a name: callers match the
  * parsed modules by name.  Returns how many. */
 unsigned lex_module_names(const char *s, size_t n, void (*each)(void *ctx, const char *name, size_t len), void *ctx);
+
+/* HLO's name characters, as hlo.l's ID: [A-Za-z_] start a name,
+ * [A-Za-z0-9_.-] continue it.  One table (lex.c) for every reader of names
+ * in raw text: names are read often (metadata keys, operand lists). */
+extern const unsigned char lex_name_class[256];
+#define LEX_NAME_START 1
+#define LEX_NAME_CHAR 2
+static inline bool lex_is_name_start(char c)
+{
+	return lex_name_class[(unsigned char)c] & LEX_NAME_START;
+}
+static inline bool lex_is_name_char(char c)
+{
+	return lex_name_class[(unsigned char)c] & LEX_NAME_CHAR;
+}
 
 /* The value of hex digit c (0-9, a-f, A-F), or -1: string escapes and nan
  * payloads in text the scanner accepted. */

@@ -185,7 +185,7 @@ static const char *literal_tok_desc(enum literal_tok k)
 
 static bool literal_is_word_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
+	return lex_is_name_char(c);
 }
 
 /* inf, -inf, true, false, nan, -nan and nan(0x...) payloads.  p is at the

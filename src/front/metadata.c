@@ -35,9 +35,9 @@ static void metadata_ws(struct metadata_scan *s, bool commas)
 static bool metadata_key(struct metadata_scan *s, const char **k, size_t *klen)
 {
 	const char *p = s->p;
-	if (p >= s->end || !(isalpha((unsigned char)*p) || *p == '_'))
+	if (p >= s->end || !lex_is_name_start(*p))
 		return attr_fail(s->err, metadata_span(s, p, p + 1), "expected an attribute name");
-	while (p < s->end && (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-'))
+	while (p < s->end && lex_is_name_char(*p))
 		p++;
 	if (p >= s->end || *p != '=')
 		return attr_fail(s->err, metadata_span(s, s->p, p), "expected '=' after '%.*s'", (int)(p - s->p), s->p);

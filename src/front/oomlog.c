@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lex.h"
 #include "size.h"
 
 /* One piece of the log: [s, s + n), 1-based line number. */
@@ -137,7 +138,7 @@ static const char *oomlog_name_at(struct oomlog_state *st, const char *p, const 
 	if (p < end && *p == '%')
 		p++;
 	const char *q = p;
-	while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '-'))
+	while (q < end && lex_is_name_char(*q))
 		q++;
 	while (q > p && q[-1] == '.')
 		q--;

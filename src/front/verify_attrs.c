@@ -263,7 +263,7 @@ static bool verify_text_is_body(const struct verify_ctx *v, struct span sp)
 		if (tok == 0) {
 			p += p < end && *p == '%';
 			const char *q = p;
-			while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '-'))
+			while (q < end && lex_is_name_char(*q))
 				q++;
 			if (q == p)
 				return false;
