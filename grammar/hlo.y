@@ -69,7 +69,7 @@ static void hlo_yyerror(HLO_YYLTYPE *loc, yyscan_t scanner, struct build_ctx *ct
 %token <shape> SHAPE "shape"
 %token TILE_OPEN "T(" BUF_OPEN "b(" SPLIT "// -----" LEXERROR "invalid token"
 
-%type <mark> attrs sig_mark op_mark gte_opt int_mark shape_mark
+%type <mark> attrs sig_mark op_mark gtes int_mark shape_mark
 %type <shape> shape array_shape tuple_shape buffer_shape vshape
 %type <layout> layout
 %type <instr> rhs op
@@ -249,17 +249,23 @@ operands
 
 /* %x, f32[] %x, %p#1#0, parameter(0)'s 0, or a nested instruction */
 operand
-	: IDENT gte_opt                         { build_operand(ctx, NULL, span_none(), @1, $2); }
-	| PNAME gte_opt                         { build_operand(ctx, NULL, span_none(), @1, $2); }
-	| shape IDENT gte_opt                   { build_operand(ctx, $1, @1, @2, $3); }
-	| shape PNAME gte_opt                   { build_operand(ctx, $1, @1, @2, $3); }
+	: IDENT                                 { build_operand(ctx, NULL, span_none(), @1, build_int_mark(ctx)); }
+	| PNAME                                 { build_operand(ctx, NULL, span_none(), @1, build_int_mark(ctx)); }
+	| IDENT gtes                            { build_operand(ctx, NULL, span_none(), @1, $2); }
+	| PNAME gtes                            { build_operand(ctx, NULL, span_none(), @1, $2); }
+	| shape IDENT                           { build_operand(ctx, $1, @1, @2, build_int_mark(ctx)); }
+	| shape PNAME                           { build_operand(ctx, $1, @1, @2, build_int_mark(ctx)); }
+	| shape IDENT gtes                      { build_operand(ctx, $1, @1, @2, $3); }
+	| shape PNAME gtes                      { build_operand(ctx, $1, @1, @2, $3); }
 	| rhs                                   { build_operand_nested(ctx, $1, @$); }
 	| INT                                   { build_operand_int(ctx, $1, @$); }
 	;
 
-gte_opt
-	: %empty                                { $$ = build_int_mark(ctx); }
-	| gte_opt '#' INT                       { build_int(ctx, $3, 0); $$ = $1; }
+/* #1#0 after a name: its mark is taken at the first '#', and a plain name
+ * (the common case) takes its own, so no empty rule is reduced per operand. */
+gtes
+	: '#' INT                               { $$ = build_int_mark(ctx); build_int(ctx, $2, 0); }
+	| gtes '#' INT                          { build_int(ctx, $3, 0); $$ = $1; }
 	;
 
 /* ---- attributes ---- */
