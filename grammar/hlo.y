@@ -218,8 +218,8 @@ instrs
 	;
 
 instr
-	: DEFNAME '=' rhs attrs                 { build_instr(ctx, false, @1, $3, $4, @$); }
-	| T_ROOT DEFNAME '=' rhs attrs          { build_instr(ctx, true, @2, $4, $5, @$); }
+	: DEFNAME rhs attrs                     { build_instr(ctx, false, @1, $2, $3, @$); }
+	| T_ROOT DEFNAME rhs attrs              { build_instr(ctx, true, @2, $3, $4, @$); }
 	| error                                 { if (build_should_stop(ctx)) YYABORT; }
 	;
 

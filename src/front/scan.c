@@ -67,10 +67,13 @@ int scan_dim_labels(struct scan_state *ss, const char *s, size_t n)
 	return scan_is_dim_labels(s, n) ? DIMLABELS : -1;
 }
 
-bool scan_is_definition(const char *after)
+size_t scan_definition_end(const char *after)
 {
-	/* The window ends with NULs, where the skip stops. */
-	return after[lex_skip_blank(after, SIZE_MAX, 0, NULL)] == '=';
+	/* The window ends with NULs, where the skips stop. */
+	size_t k = lex_skip_blank(after, SIZE_MAX, 0, NULL);
+	if (after[k] != '=')
+		return 0;
+	return lex_skip_blank(after, SIZE_MAX, k + 1, NULL);
 }
 
 int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
@@ -80,7 +83,7 @@ int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
 	struct interned *id = intern_find(ss->ctx->file->names, s, n);
 	lval->id = id;
 	if (!id) {
-		if (!scan_is_definition(s + n))
+		if (!(ss->def_skip = scan_definition_end(s + n)))
 			return IDENT;
 		ss->instr_depth = ss->depth;
 		return DEFNAME;
@@ -105,7 +108,7 @@ int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval)
 		lval->d = NAN;
 		return DECIMAL;
 	}
-	if (scan_is_definition(s + n)) {
+	if ((ss->def_skip = scan_definition_end(s + n))) {
 		ss->instr_depth = ss->depth;
 		return DEFNAME;
 	}

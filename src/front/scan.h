@@ -33,6 +33,7 @@ struct scan_state {
 	int fa_depth;           /* brace depth inside frontend_attributes={, or 0 */
 	bool json_pending;      /* next '{' starts a raw JSON dict */
 	bool literal_pending;   /* next '(' starts a raw constant literal */
+	size_t def_skip;        /* scan_word's last DEFNAME: bytes to its '=' and past */
 	bool md_pending;        /* next '{' starts a metadata block, captured whole */
 	int cap_depth;          /* raw capture nesting */
 	uint64_t cap_start;     /* raw capture start offset */
@@ -78,10 +79,14 @@ struct interned *scan_intern(struct scan_state *ss, const char *s, size_t n);
 struct interned *scan_attr_name(struct scan_state *ss, const char *s, size_t n, const char *after);
 /* Classifies "word>..." text: DIMLABELS when it is a full dim-label token, else -1. */
 int scan_dim_labels(struct scan_state *ss, const char *s, size_t n);
-/* Classifies an identifier: keyword tokens, TYPE, DECIMAL (nan), DEFNAME, IDENT. */
+/* Classifies an identifier: keyword tokens, TYPE, DECIMAL (nan), DEFNAME, IDENT.
+ * For DEFNAME, ss->def_skip is scan_definition_end's answer. */
 int scan_word(struct scan_state *ss, const char *s, size_t n, HLO_YYSTYPE *lval);
-/* True when only whitespace separates after from an '=' (a definition "x = ..."). */
-bool scan_is_definition(const char *after);
+/* When only blank separates after from an '=' (a definition "x = ..."):
+ * the offset past that '=' and the blank after it, else 0.  DEFNAME takes
+ * the '=' with it (one token fewer an instruction: the scanner resumes at
+ * the result shape). */
+size_t scan_definition_end(const char *after);
 /* Value of a nan with payload text "0x..)" (sign applied). */
 double scan_nan_payload(const char *hex, bool negative);
 /* "-inf", "-nan": NEGINF / DECIMAL, or -1. */
