@@ -5,6 +5,7 @@
  * metadata, so this avoids the value grammar; it validates, never prints. */
 #include "metadata.h"
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lex.h"
@@ -127,6 +128,30 @@ static bool metadata_key_is(const char *k, size_t n, const char *s)
 	return strlen(s) == n && !memcmp(k, s, n);
 }
 
+/* The string and int32 keys of metadata={...}: one row each, named as the
+ * field of struct hlo_metadata that takes the value.  The commonest first;
+ * the length is compared before the bytes (every instruction has a few). */
+static const struct metadata_field {
+	const char *name;
+	size_t len, off;
+	bool is_string;
+} metadata_fields[] = {
+#define MD_FIELD(f, str) { #f, sizeof #f - 1, offsetof(struct hlo_metadata, f), str }
+	MD_FIELD(op_name, true), MD_FIELD(source_file, true), MD_FIELD(source_line, false),
+	MD_FIELD(stack_frame_id, false), MD_FIELD(op_type, true), MD_FIELD(source_end_line, false),
+	MD_FIELD(source_column, false), MD_FIELD(source_end_column, false), MD_FIELD(deduplicated_name, true),
+	MD_FIELD(scheduling_name, true),
+#undef MD_FIELD
+};
+
+static const struct metadata_field *metadata_field_of(const char *k, size_t n)
+{
+	for (size_t j = 0; j < sizeof metadata_fields / sizeof *metadata_fields; j++)
+		if (metadata_fields[j].len == n && !memcmp(metadata_fields[j].name, k, n))
+			return &metadata_fields[j];
+	return NULL;
+}
+
 bool metadata_decode(const struct hlo_file *f, struct span value, struct arena *a,
 		   struct hlo_metadata *out, struct attr_error *err)
 {
@@ -148,34 +173,22 @@ bool metadata_decode(const struct hlo_file *f, struct span value, struct arena *
 		if (!metadata_key(&s, &k, &kn))
 			return false;
 		metadata_ws(&s, false);
-		static const char *const strs[] = { "op_type", "op_name", "source_file", "deduplicated_name",
-						    "scheduling_name", NULL };
-		static const char *const ints[] = { "source_line", "source_end_line", "source_column",
-						    "source_end_column", "stack_frame_id", NULL };
-		char **sdst[] = { &out->op_type, &out->op_name, &out->source_file, &out->deduplicated_name,
-				  &out->scheduling_name };
-		int64_t *idst[] = { &out->source_line, &out->source_end_line, &out->source_column,
-				    &out->source_end_column, &out->stack_frame_id };
-		bool done = false;
-		for (int j = 0; strs[j] && !done; j++)
-			if (metadata_key_is(k, kn, strs[j])) {
-				size_t len;
-				if (!metadata_string(&s, a, sdst[j], &len))
-					return false;
-				done = true;
-			}
-		for (int j = 0; ints[j] && !done; j++)
-			if (metadata_key_is(k, kn, ints[j])) {
-				const char *at = s.p;
-				if (!metadata_int(&s, idst[j]))
-					return false;
-				if (*idst[j] < INT32_MIN || *idst[j] > INT32_MAX)
-					return attr_fail(err, metadata_span(&s, at, s.p), "%s is out of range for int32",
-							 ints[j]);
-				done = true;
-			}
-		if (done)
+		const struct metadata_field *fd = metadata_field_of(k, kn);
+		if (fd && fd->is_string) {
+			size_t len;
+			if (!metadata_string(&s, a, (char **)((char *)out + fd->off), &len))
+				return false;
 			continue;
+		}
+		if (fd) {
+			const char *at = s.p;
+			int64_t *dst = (int64_t *)((char *)out + fd->off);
+			if (!metadata_int(&s, dst))
+				return false;
+			if (*dst < INT32_MIN || *dst > INT32_MAX)
+				return attr_fail(err, metadata_span(&s, at, s.p), "%s is out of range for int32", fd->name);
+			continue;
+		}
 		if (metadata_key_is(k, kn, "preserve_layout")) {
 			if (s.end - s.p >= 4 && !memcmp(s.p, "true", 4))
 				out->preserve_layout = true, s.p += 4;
