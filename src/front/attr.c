@@ -399,6 +399,49 @@ bool attr_text_int_lists(const struct hlo_file *f, struct span value, struct are
 	return attr_text_char(&p, end, '}') && p == end;
 }
 
+/* {out}: (operand, {index}) from *pp, into al (its span is the caller's). */
+static bool attr_text_alias(const char **pp, const char *end, struct arena *a, struct hlo_alias *al)
+{
+	const char *p = *pp;
+	memset(al, 0, sizeof *al);
+	if (!attr_text_int_braces(&p, end, a, &al->output_index))
+		return false;
+	attr_text_spaces(&p, end);
+	if (!attr_text_char(&p, end, ':'))
+		return false;
+	attr_text_spaces(&p, end);
+	if (!attr_text_char(&p, end, '(') || !attr_text_digits(&p, end, &al->number) || !attr_text_comma(&p, end) ||
+	    !attr_text_int_braces(&p, end, a, &al->index) || !attr_text_char(&p, end, ')'))
+		return false;
+	*pp = p;
+	return true;
+}
+
+bool attr_text_aliases(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_aliases *out)
+{
+	const char *base = f->src->buf, *p = base + value.start, *end = base + value.end;
+	memset(out, 0, sizeof *out);
+	if (!attr_text_char(&p, end, '{'))
+		return false;
+	uint32_t cap = 1;
+	for (const char *q = p; q < end; q++)
+		cap += *q == ':';
+	out->items = arena_array(a, cap, sizeof *out->items);
+	attr_text_spaces(&p, end);
+	while (p < end && *p != '}') {
+		if (out->n && !attr_text_comma(&p, end))
+			return false;
+		const char *at = p;
+		struct hlo_alias *al = &out->items[out->n];
+		if (out->n == cap || !attr_text_alias(&p, end, a, al))
+			return false;
+		al->span = span_make((uint64_t)(at - base), (uint64_t)(p - base));
+		out->n++;
+		attr_text_spaces(&p, end);
+	}
+	return attr_text_char(&p, end, '}') && p == end;
+}
+
 bool attr_text_slice(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_slice *out)
 {
 	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;

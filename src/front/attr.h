@@ -189,6 +189,9 @@ struct hlo_aliases {
  * no alias kind allowed). */
 bool attr_aliases(const struct hlo_value *v, struct arena *a, bool with_kind, struct hlo_aliases *out,
 		  struct attr_error *err);
+/* output_to_operand_aliasing's simple spelling read from the text (a fast
+ * path, as attr_text_ints: false means "parse it"); no alias kinds. */
+bool attr_text_aliases(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_aliases *out);
 /* buffer_donor={ (0, {}), (1, {0}) }: number + index, no output index. */
 bool attr_buffer_donors(const struct hlo_value *v, struct arena *a, struct hlo_aliases *out,
 			struct attr_error *err);

@@ -316,6 +316,7 @@ static bool verify_fast_value(struct verify_ctx *v, const struct verify_attr *va
 	struct attr_ints l;
 	struct attr_int_lists ll;
 	struct hlo_slice sl;
+	struct hlo_aliases al;
 	switch (va->kind) {
 	case VK_INT:
 		return attr_text_int(v->f, sp, &x);
@@ -346,6 +347,8 @@ static bool verify_fast_value(struct verify_ctx *v, const struct verify_attr *va
 			if (ll.lists[k].n != 2)
 				return false;
 		return true;
+	case VK_OPERAND_ALIASING:
+		return attr_text_aliases(v->f, sp, &v->scratch, &al);
 	case VK_SLICE:
 		/* verify_shape_slice reads the ranges from the text again. */
 		return attr_text_slice(v->f, sp, &v->scratch, &sl);

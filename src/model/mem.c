@@ -609,9 +609,10 @@ static void mem_operand_aliasing(struct mem_ctx *x, const struct hlo_instr *i, u
 	if (!at)
 		return;
 	struct arena_mark mk = arena_mark(&x->scratch);
-	struct hlo_value *v = attr_parse(x->f, at, &x->scratch, NULL);
 	struct hlo_aliases al;
-	if (v && attr_aliases(v, &x->scratch, false, &al, NULL)) {
+	struct hlo_value *v = NULL;
+	if (attr_text_aliases(x->f, ir_attr_value(at), &x->scratch, &al) ||
+	    ((v = attr_parse(x->f, at, &x->scratch, NULL)) && attr_aliases(v, &x->scratch, false, &al, NULL))) {
 		for (uint32_t k = 0; k < al.n; k++) {
 			const struct hlo_alias *e = &al.items[k];
 			uint32_t of, on, pf, pn;

@@ -274,7 +274,15 @@ static const struct fast_case {
 	{ "ar0", "replica_groups", 1 }, { "ar1", "replica_groups", 1 }, { "ar2", "replica_groups", 1 },
 	{ "ar3", "replica_groups", 1 }, { "ar4", "replica_groups", 0 }, { "ar5", "replica_groups", 0 },
 	{ "cp", "source_target_pairs", 1 },
+	{ "al0", "output_to_operand_aliasing", 1 }, { "al1", "output_to_operand_aliasing", 1 },
+	{ "al2", "output_to_operand_aliasing", 1 }, { "al3", "output_to_operand_aliasing", 0 },
+	{ "al4", "output_to_operand_aliasing", 0 }, { "al5", "output_to_operand_aliasing", 1 },
 };
+
+static bool same_ints(const struct attr_ints *x, const struct attr_ints *y)
+{
+	return x->n == y->n && (!x->n || !memcmp(x->v, y->v, x->n * sizeof *x->v));
+}
 
 static void check_fast_case(struct hlo_file *f, const struct fast_case *c, struct arena *a)
 {
@@ -296,6 +304,21 @@ static void check_fast_case(struct hlo_file *f, const struct fast_case *c, struc
 		CHECK(v && attr_slice(v, a, &slow, &e) && slow.rank == fast.rank);
 		for (uint32_t k = 0; v && k < slow.rank && k < fast.rank; k++)
 			CHECK(!memcmp(&slow.dims[k], &fast.dims[k], sizeof slow.dims[k]));
+		return;
+	}
+	if (!strcmp(c->attr, "output_to_operand_aliasing")) {
+		struct hlo_aliases fast, slow;
+		bool got = attr_text_aliases(f, ir_attr_value(at), a, &fast);
+		CHECK(got == (c->fast != 0));
+		if (!got)
+			return;
+		CHECK(v && attr_aliases(v, a, false, &slow, &e) && slow.n == fast.n);
+		for (uint32_t k = 0; v && k < slow.n && k < fast.n; k++) {
+			const struct hlo_alias *x = &slow.items[k], *y = &fast.items[k];
+			CHECK(same_ints(&x->output_index, &y->output_index) && x->number == y->number &&
+			      same_ints(&x->index, &y->index) && x->kind == y->kind && x->span.start == y->span.start &&
+			      x->span.end == y->span.end);
+		}
 		return;
 	}
 	struct attr_int_lists fast, slow;
@@ -331,7 +354,18 @@ static void test_text_fast_paths(void)
 		"  ar3 = f32[4,8] all-reduce(p), replica_groups={{}}, to_apply=add\n"
 		"  ar4 = f32[4,8] all-reduce(p), replica_groups={{0,1}{2,3}}, to_apply=add\n"
 		"  ar5 = f32[4,8] all-reduce(p), replica_groups={{0,1},/* c */{2,3}}, to_apply=add\n"
-		"  ROOT cp = f32[4,8] collective-permute(p), source_target_pairs={{0,1}, {1,0}}\n"
+		"  cp = f32[4,8] collective-permute(p), source_target_pairs={{0,1}, {1,0}}\n"
+		"  al0 = (f32[4,8], f32[4,8]) custom-call(p, p), custom_call_target=\"x\", "
+		"output_to_operand_aliasing={{0}: (0, {}), {1}: (1, {})}\n"
+		"  al1 = (f32[4,8], f32[4,8]) custom-call(p, p), custom_call_target=\"x\", "
+		"output_to_operand_aliasing={ {0} : (1, {}) , {1}: (0, {}) }\n"
+		"  al2 = (f32[4,8], (f32[4,8])) custom-call(p, (f32[4,8]) tuple(p)), custom_call_target=\"x\", "
+		"output_to_operand_aliasing={{1,0}:(1,{0})}\n"
+		"  al3 = (f32[4,8], f32[4,8]) custom-call(p, p), custom_call_target=\"x\", "
+		"output_to_operand_aliasing={{0}: ( 0, {})}\n"
+		"  al4 = (f32[4,8], f32[4,8]) custom-call(p, p), custom_call_target=\"x\", "
+		"output_to_operand_aliasing={{0}: (0, {}), /* c */ {1}: (1, {})}\n"
+		"  ROOT al5 = f32[4,8] custom-call(p), custom_call_target=\"x\", output_to_operand_aliasing={}\n"
 		"}\n";
 	struct source *src = source_from_memory("<unit>", text, strlen(text));
 	struct diag_sink d;
