@@ -378,31 +378,55 @@ bool attr_text_ints(const struct hlo_file *f, struct span value, struct arena *a
 	return attr_text_int_braces(&p, end, a, out) && p == end;
 }
 
-bool attr_text_int_lists(const struct hlo_file *f, struct span value, struct arena *a, struct attr_int_lists *out)
+/* One item of a list read from the text, into out, from *pp (which it
+ * moves past the item); base: the source, for spans. */
+typedef bool attr_text_item(const char **pp, const char *end, const char *base, struct arena *a, void *out);
+
+/* {item, item, ...} with blanks around the items: *items made room for as
+ * many as marker (a byte each item holds once) occurs, *n read. */
+static bool attr_text_list(const struct hlo_file *f, struct span value, char marker, size_t size,
+			   attr_text_item *item, struct arena *a, void **items, uint32_t *n)
 {
-	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
+	const char *base = f->src->buf, *p = base + value.start, *end = base + value.end;
+	*n = 0;
+	*items = NULL;
 	if (!attr_text_char(&p, end, '{'))
 		return false;
 	uint32_t cap = 1;
 	for (const char *q = p; q < end; q++)
-		cap += *q == '{';
-	out->lists = arena_array(a, cap, sizeof *out->lists);
-	out->n = 0;
+		cap += *q == marker;
+	*items = arena_array(a, cap, size);
 	attr_text_spaces(&p, end);
 	while (p < end && *p != '}') {
-		if (out->n && !attr_text_comma(&p, end))
+		if (*n && !attr_text_comma(&p, end))
 			return false;
-		if (out->n == cap || !attr_text_int_braces(&p, end, a, &out->lists[out->n++]))
+		if (*n == cap || !item(&p, end, base, a, (char *)*items + (size_t)*n * size))
 			return false;
+		(*n)++;
 		attr_text_spaces(&p, end);
 	}
 	return attr_text_char(&p, end, '}') && p == end;
 }
 
-/* {out}: (operand, {index}) from *pp, into al (its span is the caller's). */
-static bool attr_text_alias(const char **pp, const char *end, struct arena *a, struct hlo_alias *al)
+static bool attr_text_ints_item(const char **pp, const char *end, const char *base, struct arena *a, void *out)
+{
+	(void)base;
+	return attr_text_int_braces(pp, end, a, out);
+}
+
+bool attr_text_int_lists(const struct hlo_file *f, struct span value, struct arena *a, struct attr_int_lists *out)
+{
+	void *items;
+	bool ok = attr_text_list(f, value, '{', sizeof *out->lists, attr_text_ints_item, a, &items, &out->n);
+	out->lists = items;
+	return ok;
+}
+
+/* {out}: (operand, {index}). */
+static bool attr_text_alias(const char **pp, const char *end, const char *base, struct arena *a, void *out)
 {
 	const char *p = *pp;
+	struct hlo_alias *al = out;
 	memset(al, 0, sizeof *al);
 	if (!attr_text_int_braces(&p, end, a, &al->output_index))
 		return false;
@@ -413,61 +437,37 @@ static bool attr_text_alias(const char **pp, const char *end, struct arena *a, s
 	if (!attr_text_char(&p, end, '(') || !attr_text_digits(&p, end, &al->number) || !attr_text_comma(&p, end) ||
 	    !attr_text_int_braces(&p, end, a, &al->index) || !attr_text_char(&p, end, ')'))
 		return false;
+	al->span = span_make((uint64_t)(*pp - base), (uint64_t)(p - base));
 	*pp = p;
 	return true;
 }
 
 bool attr_text_aliases(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_aliases *out)
 {
-	const char *base = f->src->buf, *p = base + value.start, *end = base + value.end;
-	memset(out, 0, sizeof *out);
-	if (!attr_text_char(&p, end, '{'))
-		return false;
-	uint32_t cap = 1;
-	for (const char *q = p; q < end; q++)
-		cap += *q == ':';
-	out->items = arena_array(a, cap, sizeof *out->items);
-	attr_text_spaces(&p, end);
-	while (p < end && *p != '}') {
-		if (out->n && !attr_text_comma(&p, end))
-			return false;
-		const char *at = p;
-		struct hlo_alias *al = &out->items[out->n];
-		if (out->n == cap || !attr_text_alias(&p, end, a, al))
-			return false;
-		al->span = span_make((uint64_t)(at - base), (uint64_t)(p - base));
-		out->n++;
-		attr_text_spaces(&p, end);
-	}
-	return attr_text_char(&p, end, '}') && p == end;
+	void *items;
+	bool ok = attr_text_list(f, value, ':', sizeof *out->items, attr_text_alias, a, &items, &out->n);
+	out->items = items;
+	return ok;
+}
+
+/* [start:limit] or [start:limit:stride]. */
+static bool attr_text_slice_dim(const char **pp, const char *end, const char *base, struct arena *a, void *out)
+{
+	(void)base;
+	(void)a;
+	struct hlo_slice_dim *d = out;
+	d->stride = 1;
+	return attr_text_char(pp, end, '[') && attr_text_digits(pp, end, &d->start) && attr_text_char(pp, end, ':') &&
+	       attr_text_digits(pp, end, &d->limit) &&
+	       (!attr_text_char(pp, end, ':') || attr_text_digits(pp, end, &d->stride)) && attr_text_char(pp, end, ']');
 }
 
 bool attr_text_slice(const struct hlo_file *f, struct span value, struct arena *a, struct hlo_slice *out)
 {
-	const char *p = f->src->buf + value.start, *end = f->src->buf + value.end;
-	memset(out, 0, sizeof *out);
-	if (!attr_text_char(&p, end, '{'))
-		return false;
-	uint32_t cap = 1;
-	for (const char *q = p; q < end; q++)
-		cap += *q == '[';
-	out->dims = arena_array(a, cap, sizeof *out->dims);
-	attr_text_spaces(&p, end);
-	while (p < end && *p != '}') {
-		if (out->rank && !attr_text_comma(&p, end))
-			return false;
-		if (out->rank == cap)
-			return false;
-		struct hlo_slice_dim *d = &out->dims[out->rank++];
-		d->stride = 1;
-		if (!attr_text_char(&p, end, '[') || !attr_text_digits(&p, end, &d->start) ||
-		    !attr_text_char(&p, end, ':') || !attr_text_digits(&p, end, &d->limit) ||
-		    (attr_text_char(&p, end, ':') && !attr_text_digits(&p, end, &d->stride)) ||
-		    !attr_text_char(&p, end, ']'))
-			return false;
-		attr_text_spaces(&p, end);
-	}
-	return attr_text_char(&p, end, '}') && p == end;
+	void *items;
+	bool ok = attr_text_list(f, value, '[', sizeof *out->dims, attr_text_slice_dim, a, &items, &out->rank);
+	out->dims = items;
+	return ok;
 }
 
 /* ---- Lists ---- */

@@ -328,9 +328,7 @@ static void check_fast_case(struct hlo_file *f, const struct fast_case *c, struc
 		return;
 	CHECK(v && attr_int_lists(v, a, &slow, &e) && slow.n == fast.n);
 	for (uint32_t k = 0; v && k < slow.n && k < fast.n; k++)
-		CHECK(slow.lists[k].n == fast.lists[k].n &&
-		      (!slow.lists[k].n ||
-		       !memcmp(slow.lists[k].v, fast.lists[k].v, slow.lists[k].n * sizeof *slow.lists[k].v)));
+		CHECK(same_ints(&slow.lists[k], &fast.lists[k]));
 }
 
 static void test_text_fast_paths(void)
