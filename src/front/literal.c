@@ -183,11 +183,6 @@ static const char *literal_tok_desc(enum literal_tok k)
 	}
 }
 
-static bool literal_is_word_char(char c)
-{
-	return lex_is_name_char(c);
-}
-
 /* inf, -inf, true, false, nan, -nan and nan(0x...) payloads.  p is at the
  * first letter; neg says a '-' came just before (at p - 1). */
 static void literal_lex_word(struct literal_parser *P, uint64_t p, bool neg)
@@ -195,7 +190,7 @@ static void literal_lex_word(struct literal_parser *P, uint64_t p, bool neg)
 	const char *b = P->buf;
 	struct literal_token *t = &P->tok;
 	uint64_t q = p;
-	while (q < P->end && literal_is_word_char(b[q]))
+	while (q < P->end && lex_is_name_char(b[q]))
 		q++;
 	size_t n = q - p;
 	t->end = q;
@@ -329,7 +324,7 @@ static void literal_lex_number(struct literal_parser *P, uint64_t p)
 	}
 	t->end = q;
 	if (q < e && (isalpha((unsigned char)b[q]) || b[q] == '_' || b[q] == '.')) {
-		while (t->end < e && literal_is_word_char(b[t->end]))
+		while (t->end < e && lex_is_name_char(b[t->end]))
 			t->end++;
 		literal_fail(P, p, t->end, "malformed number '" TOK_FMT "'", TOK_ARG(P, t));
 		return;

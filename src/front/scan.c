@@ -620,11 +620,6 @@ static uint64_t scan_window_size(void)
 	return w < half ? w : half;
 }
 
-static bool scan_is_name_char(char c)
-{
-	return lex_is_name_char(c);
-}
-
 /* A line that starts an instruction or a computation, or closes one:
  * "%x", "x = " (short names), "}", "ROOT ", "ENTRY ", "HloModule ". */
 static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
@@ -643,7 +638,7 @@ static bool scan_safe_line(const char *buf, uint64_t p, uint64_t len)
 	if (!lex_is_name_start(*s))
 		return false;
 	size_t k = 1;
-	while (k < left && k < 256 && scan_is_name_char(s[k]))
+	while (k < left && k < 256 && lex_is_name_char(s[k]))
 		k++;
 	while (k < left && (s[k] == ' ' || s[k] == '\t'))
 		k++;
